@@ -45,8 +45,14 @@ DEADLINE_MARGIN_S = 60.0
 UID_BLOCK = 64  # sandbox uids per daemon
 # The claims on uid blocks are the host's, whatever TMPDIR a daemon has: under the temp dir of
 # its environment, two daemons claimed the same block, and each one's "kill everything of the
-# uid" killed the other's compilers and kernels (SIGKILL mid-evaluation).
-UID_LOCKS = Path("/tmp/npu_daemon-uids")
+# uid" killed the other's compilers and kernels (SIGKILL mid-evaluation). Only root daemons claim
+# (only they switch users), so the place is one where only root may add a name: in /tmp, where
+# every user may, whoever made `npu_daemon-uids` first kept every root daemon from starting.
+UID_LOCKS = Path("/run/npu_daemon-uids")
+# Where daemons of earlier trees claim. While a host runs both kinds, a block is claimed in both
+# places, so neither kind hands out a block the other holds; a directory there that is not ours
+# alone (planted by a user) is passed over, not a reason to stop.
+LEGACY_UID_LOCKS = Path("/tmp/npu_daemon-uids")
 RESPAWN_BACKOFF_S = 1.0
 
 
@@ -72,7 +78,14 @@ class SandboxUsers:
     gid: int
     writable: list[Path]
     lock: IO | None = None
+    legacy_lock: IO | None = None  # the same claim where earlier trees look (LEGACY_UID_LOCKS)
     groups: list[int] = field(default_factory=list)
+
+    def release(self) -> None:
+        """Give the block back (a daemon's claim ends with its process; tests end theirs)."""
+        for held in (self.lock, self.legacy_lock):
+            if held is not None:
+                held.close()
 
     def identity(self, index: int) -> sandbox.Identity:
         return sandbox.Identity(
@@ -145,6 +158,25 @@ def _probe(identity: sandbox.Identity) -> str:
         shutil.rmtree(probe_dir, ignore_errors=True)
 
 
+def _claims_place(locks: Path) -> None:
+    """Refuse a claims directory in a directory where another user may add or replace names:
+    there they can make its name first (the daemon then refuses it, and no root daemon of the
+    host starts) or swap an ancestor for a link. Every directory above it, as resolved, must be
+    root's or ours and written by no one else."""
+    for parent in [locks.parent.resolve(), *locks.parent.resolve().parents]:
+        try:
+            info = os.stat(parent)
+        except OSError as e:  # a host without the place's directory
+            raise PermissionError(
+                f"{parent}: {e.strerror} (the uid claims' place {locks})"
+            ) from None
+        if info.st_uid not in (0, os.geteuid()) or info.st_mode & 0o022:
+            raise PermissionError(
+                f"{parent} lets other users add names: the uid claims ({locks}) need a place "
+                "only root can create names in"
+            )
+
+
 def _claims_dir(locks: Path) -> None:
     """Make sure `locks` is a directory only this user can change: not a link (which a user of
     the host can plant in /tmp, pointing at a directory of their own, where they would hold,
@@ -169,21 +201,48 @@ def _claims_dir(locks: Path) -> None:
         )
 
 
+def _legacy_claims() -> Path | None:
+    """LEGACY_UID_LOCKS when it is (or is made) a directory of ours alone, else None: a user's
+    directory there stops only the earlier trees' daemons."""
+    try:
+        _claims_dir(LEGACY_UID_LOCKS)
+    except PermissionError as e:
+        log.warning("uid claims: passing over the earlier trees' place (%s)", e)
+        return None
+    return LEGACY_UID_LOCKS
+
+
+def _lock(path: Path) -> IO | None:
+    """The claim `path` (a lock file opened without following a link), or None when held."""
+
+    def nofollow(name: str, flags: int) -> int:
+        return os.open(name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+
+    lock = open(path, "w", opener=nofollow)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        return None
+    return lock
+
+
 def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers:
     locks = UID_LOCKS
+    _claims_place(locks)
     _claims_dir(locks)
-
-    def nofollow(path: str, flags: int) -> int:
-        return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-
+    legacy = _legacy_claims()
     for first in range(base_uid, base_uid + 256 * size, size):
-        lock = open(locks / f"{first}.lock", "w", opener=nofollow)
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        lock = _lock(locks / f"{first}.lock")
+        if lock is None:
+            continue
+        legacy_lock = _lock(legacy / f"{first}.lock") if legacy is not None else None
+        if legacy is not None and legacy_lock is None:  # a daemon of an earlier tree holds it
             lock.close()
             continue
-        return SandboxUsers(first_uid=first, gid=base_uid, writable=writable, lock=lock)
+        return SandboxUsers(
+            first_uid=first, gid=base_uid, writable=writable, lock=lock, legacy_lock=legacy_lock
+        )
     raise RuntimeError(f"no free block of {size} sandbox uids from {base_uid}")
 
 

@@ -96,7 +96,7 @@ def test_sandbox_users_open_nodes_of_their_supplementary_group(public_dir: Path)
                 sandbox.kill_all(identity.uid)
             assert expected in done.stdout + done.stderr
     finally:
-        users.lock.close()
+        users.release()
 
 
 @pytest.fixture

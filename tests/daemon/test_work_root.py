@@ -109,5 +109,5 @@ def test_uid_blocks_are_claimed_host_wide_whatever_the_temp_dir(tmp_path, monkey
         assert Path(first.lock.name).parent == workers.UID_LOCKS
         assert second.first_uid != first.first_uid
     finally:
-        first.lock.close()
-        second.lock.close()
+        first.release()
+        second.release()

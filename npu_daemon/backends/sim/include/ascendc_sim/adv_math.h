@@ -308,13 +308,16 @@ void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
       api, info.srcLastAxis, info.maskLastAxis);
   const uint32_t count = info.firstAxis * info.srcLastAxis;
   const Lanes l = CountLanes<T>(count);
-  const int steps = info.maskLastAxis != info.srcLastAxis ? 4 : 3;
+  const bool maskWider = info.maskLastAxis != info.srcLastAxis;
+  const int steps = maskWider ? 4 : 3;
+  // The buffer up to GetSelectWithBytesMaskMaxTmpSize's maximum: the kernel's past it is its own.
+  const UbAccess scratch = Scratch(&tmp, SelectWithBytesMaskMaxTmpBytes(count, sizeof(U), maskWider));
   for (int s = 0; s < steps; ++s)
     IssueVector(Op::kVecSelect, api, l,
                 {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
                  {tensor.UbAddr(), tensor.GetSize(), sizeof(T), {}, false},
                  {mask.UbAddr(), mask.GetSize(), sizeof(U), {}, false}},
-                sizeof(T), loc, {Scratch(&tmp)});
+                sizeof(T), loc, {scratch});
   T* out = ascendc_sim::HostData(dst);
   const T* in = ascendc_sim::HostData(tensor);
   const U* m = ascendc_sim::HostData(mask);

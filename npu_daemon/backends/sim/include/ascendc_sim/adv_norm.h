@@ -41,6 +41,9 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
   // A2's library keeps in a lent source is not established): LogSoftMax's helper gives the same,
   // and SimpleSoftMax's buffer is sized by that helper too (asc-devkit's SimpleSoftMax page).
   const uint32_t tmpMax = SoftMaxMaxTmpBytes(g.rows, n, sizeof(T), false);
+  // Under the helper's minimum (for one row, a lent source: the least it gives) the device's library
+  // works past the buffer, over the kernel's data.
+  CheckTmpMin(api, tmp, SoftMaxMinTmpBytes(1, g.pitch, g.pitch, sizeof(T), true), "GetSoftMaxMinTmpSize", loc);
   AdvIssue(api, 6, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
            {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, tmp, tmpMax);
   if (sum && max) {

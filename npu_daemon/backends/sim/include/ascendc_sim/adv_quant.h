@@ -19,6 +19,7 @@
 #include "ascendc_sim/adv_quant_params.h"
 #include "ascendc_sim/adv_reduce.h"
 #include "ascendc_sim/adv_steps.h"
+#include "ascendc_sim/math_tmp_sizes.h"
 
 namespace ascendc_sim {
 
@@ -57,13 +58,14 @@ void AscendQuantImpl(const AscendC::LocalTensor<int8_t>& dst, const AscendC::Loc
   ASCENDC_SIM_CHECK(!scale.tensor || !offset.tensor || scale.count == offset.count, loc,
                     "%s: offsetCount %u must equal scaleCount %u", api, offset.count, scale.count);
   const int steps = 3 + std::is_same_v<T, float>;
-  AdvSteps(
-      api, steps, sizeof(half), calCount,
-      {Touch(src, calCount, false), QuantRead(&scale), QuantRead(&offset), Scratch(tmp), Touch(dst, calCount, true)},
-      loc);
+  // The buffer up to GetAscendQuantMaxMinTmpSize's maximum: what the kernel keeps past it is its own.
+  const UbAccess scratch = Scratch(tmp, AscendQuantMaxTmpBytes(calCount));
+  AdvSteps(api, steps, sizeof(half), calCount,
+           {Touch(src, calCount, false), QuantRead(&scale), QuantRead(&offset), scratch, Touch(dst, calCount, true)},
+           loc);
   if constexpr (std::is_same_v<T, float>)
     for (const QuantParam<T>* p : {&scale, &offset})
-      if (p->tensor) AdvSteps(api, 1, sizeof(float), p->count, {QuantRead(p), Scratch(tmp)}, loc);
+      if (p->tensor) AdvSteps(api, 1, sizeof(float), p->count, {QuantRead(p), scratch}, loc);
   auto at = [](const QuantParam<T>& p, uint32_t i) {
     return static_cast<float>(
         static_cast<half>(p.tensor ? static_cast<float>(HostData(*p.tensor)[i % p.count]) : p.value));
@@ -115,11 +117,13 @@ void AscendAntiQuantImpl(const AscendC::LocalTensor<O>& dst, const AscendC::Loca
   const bool bf16 = std::is_same_v<O, bfloat16_t>;
   const int tensors = (offset && offset->tensor) + (scale.tensor != nullptr);
   const int steps = (bf16 ? 4 : 2) + (offset != nullptr) + (transpose ? tensors : 0);
+  // The buffer up to GetAscendAntiQuantMaxTmpSize's maximum (none for a half output).
+  const UbAccess scratch =
+      Scratch(tmp, AscendAntiQuantMaxTmpBytes(total, k, scale.tensor ? sg.size : 1, transpose, !bf16));
   AdvSteps(api, steps, bf16 ? sizeof(float) : sizeof(half), total,
-           {Touch(src, total, false), QuantRead(offset), QuantRead(&scale), Scratch(tmp), Touch(dst, total, true)},
-           loc);
+           {Touch(src, total, false), QuantRead(offset), QuantRead(&scale), scratch, Touch(dst, total, true)}, loc);
   if (bf16 && tensors)
-    AdvSteps(api, tensors, sizeof(float), og.size + sg.size, {QuantRead(offset), QuantRead(&scale), Scratch(tmp)}, loc);
+    AdvSteps(api, tensors, sizeof(float), og.size + sg.size, {QuantRead(offset), QuantRead(&scale), scratch}, loc);
   // Row r, column c of the source's [K, N] ([N, K] with isTranspose): the parameter of its group.
   auto at = [&](const QuantParam<O>& p, const AntiGroups& g, uint32_t r, uint32_t c) {
     if (!p.tensor) return p.value;
@@ -178,6 +182,8 @@ void AscendDequantImpl(const AscendC::LocalTensor<D>& dst, const AscendC::LocalT
                        bool singleRow, uint64_t count, const SrcLoc& loc) {
   const char* api = "AscendDequant";
   const uint32_t block = 32 / sizeof(D);
+  // The buffer up to GetAscendDequantMaxMinTmpSize's maximum for the shape the kernel gave.
+  const uint32_t tmpMax = AscendDequantMaxTmpBytes(p.m, p.n);
   if (singleRow && p.m == 1 && p.calCount > 0 && p.calCount % block == 0 && p.n % p.calCount == 0)
     p = {p.n / p.calCount, p.calCount, p.calCount};
   ASCENDC_SIM_CHECK(p.n % 8 == 0, loc, "%s: n %u must be a whole number of 32-byte int32_t blocks", api, p.n);
@@ -197,8 +203,8 @@ void AscendDequantImpl(const AscendC::LocalTensor<D>& dst, const AscendC::LocalT
                     tmp ? tmp->GetSize() : 0, scaleFloats, p.n);
   const uint64_t rows = count ? (count + p.n - 1) / p.n : 0;
   AdvSteps(api, 3, sizeof(float), count,
-           {Touch(src, count, false), QuantRead(&scale), Scratch(tmp), Touch(dst, rows * dstInner, true)}, loc);
-  AdvSteps(api, 1, sizeof(float), p.calCount, {QuantRead(&scale), Scratch(tmp)}, loc);
+           {Touch(src, count, false), QuantRead(&scale), Scratch(tmp, tmpMax), Touch(dst, rows * dstInner, true)}, loc);
+  AdvSteps(api, 1, sizeof(float), p.calCount, {QuantRead(&scale), Scratch(tmp, tmpMax)}, loc);
   const int32_t* s = HostData(src);
   D* d = HostData(dst);
   for (uint64_t i = 0; i < count; ++i) {

@@ -7,6 +7,8 @@
 
 #include "ascendc_sim/adv_params.h"
 #include "ascendc_sim/adv_steps.h"
+#include "ascendc_sim/math_tmp_sizes.h"
+#include "ascendc_sim/reduce_tmp_sizes.h"
 #include "ascendc_sim/vec_reduce.h"
 
 namespace ascendc_sim {
@@ -89,9 +91,12 @@ void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst,
   const uint32_t outs = ar ? rows : cols;
   CheckElems(api, src, static_cast<uint64_t>(rows) * pitch, "source", loc);
   CheckElems(api, dst, outs, "destination", loc);
+  // The buffer up to the API's host maximum (reduce_tmp_sizes.h), without isReuseSource, the larger:
+  // what the A2's library keeps in a lent source is not modelled.
   AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(rows) * pitch,
            {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true},
-           {src.UbAddr(), static_cast<uint32_t>(rows * pitch * sizeof(T)), false}, loc, tmp);
+           {src.UbAddr(), static_cast<uint32_t>(rows * pitch * sizeof(T)), false}, loc, tmp,
+           reduce_tmp::MaxBytes(api, ar, rows, cols, sizeof(T), false));
   const T* x = ascendc_sim::HostData(src);
   T* d = ascendc_sim::HostData(dst);
   for (uint32_t o = 0; o < outs; ++o) {
@@ -185,7 +190,8 @@ __aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& l
   ascendc_sim::CheckElems("CumSum", src, total, "source", loc);
   ascendc_sim::CheckElems("CumSum", dst, total, "destination", loc);
   ascendc_sim::AdvIssue("CumSum", 4, sizeof(T), total, {dst.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), true},
-                        {src.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), false}, loc, &sharedTmpBuffer);
+                        {src.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), false}, loc, &sharedTmpBuffer,
+                        ascendc_sim::CumSumMaxTmpBytes(info.outter, info.inner, sizeof(T), config.isLastAxis));
   const T* x = ascendc_sim::HostData(src);
   T* d = ascendc_sim::HostData(dst);
   if (config.isLastAxis) {

@@ -398,6 +398,14 @@ class Core {
   void GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api, bool sameBytes = false);
   // SyncAll: drains every pipe, then waits until every block of the launch has reached it.
   void SyncAll(const SrcLoc& loc);
+  // The Matmul objects' user-copied tiles (matmul.h): every object of the core lays them at one L1
+  // place, where on the device each has its own; the object whose tiles the place holds, and each
+  // object's tiles of A (0) and B (1) as its last user copy left them, by the object's id.
+  struct MatmulTiles {
+    uint64_t holder = 0;
+    std::map<uint64_t, std::vector<uint8_t>> kept[2];
+  };
+  MatmulTiles& MatmulL1() { return matmulL1_; }
 
  private:
   uint32_t Site_(const SrcLoc& loc, const char* api);
@@ -447,6 +455,7 @@ class Core {
   uint64_t seenInstrs_ = 0;     // the kernel object's instruction counter when last settled
   int64_t lastVector_ = -1;     // trace index of the latest PIPE_V instruction
   std::unique_ptr<RaceChecker> race_;
+  MatmulTiles matmulL1_;
 };
 
 Core& CurrentCore();

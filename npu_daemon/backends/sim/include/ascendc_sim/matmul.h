@@ -39,6 +39,8 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 
 #include "ascendc_sim/cube_compute.h"
 #include "ascendc_sim/cube_sync.h"
@@ -52,6 +54,12 @@
 namespace AscendC {
 
 namespace detail {
+// A Matmul object's id, unique in the process (a core's L1 place records whose tiles it holds).
+inline uint64_t NextMatmulId() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
+
 // Reserved flag keys of the library (user event ids are small integers).
 constexpr uint64_t kMmFlag = 0x4d4d000000ull;
 
@@ -384,6 +392,30 @@ class Matmul {
     userCopy_[op](userCtx_, op, l1, row, col, height, width, userDefInfo_, selfDefineData_);
   }
 
+  // On the device each object's tiles have an L1 place of their own; here every object of a core lays
+  // them at one (L1A, L1B). So an object takes the place back holding its tiles as its last user
+  // copies left them, or cleared before its first: another object's tile is never its data (a copy
+  // that skips a tile another object loaded read it here alone, and an object whose held tile
+  // another one overwrote computed from that one's data).
+  void TakeL1Place(const SrcLoc& loc) {
+    ascendc_sim::Core::MatmulTiles& place = ascendc_sim::CurrentCore().MatmulL1();
+    if (place.holder == id_) return;
+    place.holder = id_;
+    for (int op = 0; op < 2; ++op) {
+      if (!HasUserCopy(op)) continue;
+      uint8_t* at = UserTileBytes(op, loc);
+      const auto kept = place.kept[op].find(id_);
+      if (kept != place.kept[op].end() && kept->second.size() == TileBytes(op))
+        std::memcpy(at, kept->second.data(), kept->second.size());
+      else
+        std::memset(at, 0, TileBytes(op));
+    }
+  }
+  uint8_t* UserTileBytes(int op, const SrcLoc& loc) const {
+    const LocalTensor<int8_t> tile(op == 0 ? TPosition::A1 : TPosition::B1, op == 0 ? 0 : SpanA(), TileBytes(op), loc);
+    return reinterpret_cast<uint8_t*>(ascendc_sim::HostData(tile));
+  }
+
   // Where a block of an operand lies in an L1 NZ buffer: `rows` fractal rows (16 each) per C0 column,
   // the block's first fractal row and C0 column. Fractal (r, c) is at c x rows + r.
   struct InL1 {
@@ -405,10 +437,13 @@ class Matmul {
     const uint32_t useRows = std::min(tr, allRows - row * tr), useCols = std::min(tc, allCols - col * tc);
     Tile& t = tile_[op];
     LocalTensor<AT> l1(op == 0 ? TPosition::A1 : TPosition::B1, op == 0 ? 0 : SpanA(), TileBytes(op) / sizeof(AT), loc);
+    TakeL1Place(loc);
     if (!t.valid || t.row != row || t.col != col) {
       flags_.Wait(PIPE_MTE1, PIPE_MTE2, 30 + op, loc);  // the LoadData of the tile held before is done
       CallUserCopy(op, l1.template ReinterpretCast<int8_t>(), static_cast<int>(row), static_cast<int>(col),
                    static_cast<int>(useRows), static_cast<int>(useCols));
+      const uint8_t* left = UserTileBytes(op, loc);
+      ascendc_sim::CurrentCore().MatmulL1().kept[op][id_].assign(left, left + TileBytes(op));
       t = Tile{true, row, col};
     }
     constexpr uint32_t k0 = ascendc_sim::K0<AT>();
@@ -634,6 +669,7 @@ class Matmul {
   Tile tile_[2];
   UserCopy userCopy_[2] = {};
   void* userCtx_ = nullptr;
+  uint64_t id_ = detail::NextMatmulId();  // whose tiles a core's L1 place holds (TakeL1Place)
   uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
   detail::MmFlags flags_;
 };

@@ -15,6 +15,7 @@
 
 #include "ascendc_sim/adv_norm_params.h"
 #include "ascendc_sim/host_context.h"
+#include "ascendc_sim/reduce_tmp_sizes.h"
 
 namespace AscendC {
 
@@ -25,14 +26,6 @@ namespace sim_reduce {
 inline uint32_t TypeSize(ge::DataType t) {
   return t == ge::DT_FLOAT || t == ge::DT_INT32 ? 4 : t == ge::DT_FLOAT16 ? 2 : 1;
 }
-// The largest power of two at most n (1 for n <= 1), halved when it is n itself and `halve`.
-inline uint32_t Split(uint32_t n, bool halve) {
-  uint32_t k = 1;
-  for (uint32_t m = n; m > 1; m >>= 1) k <<= 1;
-  return k == n && halve ? k >> 1 : k;
-}
-inline uint32_t Align32(uint32_t bytes) { return (bytes + 31) / 32 * 32; }
-
 inline void Log(const char* api, const char* what) { std::fprintf(stderr, "[%s] %s\n", api, what); }
 
 // The library's CheckParams, then [first, last].
@@ -49,52 +42,25 @@ inline void Dims(const char* api, const ge::Shape& s, ReducePattern pattern, boo
   if (first == 0 || last == 0) Log(api, "both first and last axis must be greater than 0.");
 }
 
-// ReduceMax / Min / Any / All (float): per row one repeat (or block) of the type; RA pairs rows.
+// ReduceMax / Min / Any / All (float), Sum / Mean, Any / All of uint8: reduce_tmp_sizes.h's
+// numbers, after the library's checks.
 inline void Common(const char* api, const ge::Shape& s, ge::DataType t, ReducePattern p, bool pad, bool reuse,
                    uint32_t& maxValue, uint32_t& minValue) {
   uint32_t first, last;
   Dims(api, s, p, pad, first, last);
-  if (reuse) {
-    maxValue = minValue = 0;
-    return;
-  }
-  const uint32_t size = TypeSize(t), perBlock = 32 / size, perRepeat = 256 / size;
-  if (p == ReducePattern::AR)
-    maxValue = last <= perBlock ? 0 : first * (last < perRepeat ? perBlock : perRepeat) * size;
-  else
-    maxValue = Split(first, first > 1) * Align32(last * size);
-  minValue = maxValue;
+  maxValue = minValue = ascendc_sim::reduce_tmp::Common(p == ReducePattern::AR, first, last, TypeSize(t), reuse);
 }
-
-// ReduceSum / Mean (float): a binary split of the reduced axis in float.
 inline void SumMean(const char* api, const ge::Shape& s, ReducePattern p, bool pad, bool reuse, uint32_t& maxValue,
                     uint32_t& minValue) {
   uint32_t first, last;
   Dims(api, s, p, pad, first, last);
-  if (reuse) {
-    maxValue = minValue = 0;
-    return;
-  }
-  if (p == ReducePattern::AR)
-    maxValue = last <= 64 ? 0 : first * Split(last, first > 1) * 4;
-  else
-    maxValue = Split(first, first > 1) * ((last + 7) / 8 * 8) * 4;
-  minValue = maxValue;
+  maxValue = minValue = ascendc_sim::reduce_tmp::SumMean(p == ReducePattern::AR, first, last, reuse);
 }
-
-// Any / All on uint8: a uint16 copy of a row plus a block per row (AR); RA as Common in bytes.
 inline void AnyAllU8(const char* api, const ge::Shape& s, ReducePattern p, bool pad, bool reuse, uint32_t& maxValue,
                      uint32_t& minValue) {
   uint32_t first, last;
   Dims(api, s, p, pad, first, last);
-  if (p == ReducePattern::AR) {
-    maxValue = Align32(last) * 2 + first * 32;
-  } else if (reuse) {
-    maxValue = 0;
-  } else {
-    maxValue = Split(first, first > 1) * Align32(last);
-  }
-  minValue = maxValue;
+  maxValue = minValue = ascendc_sim::reduce_tmp::AnyAllU8(p == ReducePattern::AR, first, last, reuse);
 }
 
 }  // namespace sim_reduce
@@ -143,15 +109,7 @@ inline void GetReduceProdMaxMinTmpSize(const ge::Shape& srcShape, const ge::Data
   if (dataType != ge::DT_FLOAT) return sim_reduce::Log("ReduceProd", "it only supports float type on this platform.");
   uint32_t first, last;
   sim_reduce::Dims("ReduceProd", srcShape, pattern, isSrcInnerPad, first, last);
-  if (isReuseSource) {
-    maxValue = minValue = pattern == ReducePattern::AR ? 256 : 0;
-    return;
-  }
-  if (pattern == ReducePattern::AR)
-    maxValue = (std::max<uint32_t>(sim_reduce::Split(last, first > 1), 8) + first * 8) * 4 + 256;
-  else
-    maxValue = sim_reduce::Split(first, first > 1) * sim_reduce::Align32(last * 4);
-  minValue = maxValue;
+  maxValue = minValue = ascendc_sim::reduce_tmp::Prod(pattern == ReducePattern::AR, first, last, isReuseSource);
 }
 
 }  // namespace AscendC

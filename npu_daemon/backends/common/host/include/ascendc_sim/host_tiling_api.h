@@ -154,8 +154,8 @@ inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t d
                                          isReuseSource);
 }
 inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
-  return std::min(GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource),
-                  (sim_detail::Last(srcShape) * 4 * 2 + 64 + 255) / 256 * 256);
+  return ascendc_sim::SoftMaxMinTmpBytes(sim_detail::Rows(srcShape), sim_detail::Elements(srcShape),
+                                         sim_detail::Last(srcShape), dataTypeSize, isReuseSource);
 }
 inline uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape& s, const uint32_t t, const bool r) {
   return GetSoftMaxMaxTmpSize(s, t, r);

@@ -31,6 +31,14 @@ inline uint32_t SoftMaxMaxTmpBytes(uint64_t rows, uint64_t elems, uint32_t typeS
   return TmpBytes(FloatBuffersTmpRange(elems, typeSize, reuse, 2).maxValue + rows * 64);
 }
 
+// The least sharedTmpBuffer of SoftMax and LogSoftMax (GetSoftMaxMinTmpSize, GetLogSoftMaxMinTmpSize)
+// over `rows` rows of `pitch` elements, `elems` in all: their maximum or two float copies of a row
+// and 64 bytes in 256 B repeats, the less. (asc-devkit's A2 helper gives a block, the row and 64
+// floats, more than this for rows under 64 elements.)
+inline uint32_t SoftMaxMinTmpBytes(uint64_t rows, uint64_t elems, uint64_t pitch, uint32_t typeSize, bool reuse) {
+  return std::min(SoftMaxMaxTmpBytes(rows, elems, typeSize, reuse), TmpBytes((pitch * 8 + 64 + 255) / 256 * 256));
+}
+
 // SoftmaxGrad (and SoftmaxGradFront) over `rows` rows of `pitch` elements as asc-devkit's A2
 // GetSoftMaxGradMaxTmpSize sizes it (impl/adv_api/tiling/activation/softmax_tiling.cpp): float
 // words a row of one 32 B block of statistics (two unless a float front), the row (three copies
@@ -98,6 +106,46 @@ inline TmpRange PowerTmpRange(uint64_t elems, bool bothTensors, bool typeIsInt, 
 inline TmpRange Log2TmpRange(uint64_t elems, uint32_t typeSize) {
   if (typeSize != 2) return {};
   return {TmpBytes(std::max<uint64_t>(elems * 4, 256)), 256};
+}
+
+// CumSum over [outter, inner] as asc-devkit's GetCumSumMaxMinTmpSize sizes it
+// (impl/adv_api/tiling/math/cumsum_tiling.cpp): down the first axis a float copy of a half input
+// (a float one needs none); along the last, both transposes of the rows padded to 16 (and the
+// half input's cast copy).
+inline uint32_t CumSumMaxTmpBytes(uint64_t outter, uint64_t inner, uint32_t typeSize, bool lastAxis) {
+  if (!lastAxis) return TmpBytes(typeSize == 2 ? outter * inner * 4 : 0);
+  const uint64_t rows = (outter + 15) / 16 * 16;
+  return TmpBytes((typeSize == 2 ? inner * rows * 2 : 0) + rows * inner * typeSize * 2);
+}
+
+// SelectWithBytesMask over `elems` source elements as asc-devkit's GetSelectWithBytesMaskMaxTmpSize
+// sizes it (impl/adv_api/tiling/select/selectwithbytesmask_tiling_impl.cpp): a half copy of the
+// source padded to 32 elements and 512 bytes, at least 1 KiB, plus a copy of the mask when its rows
+// are longer than the source's and it may not be reused (the larger, taken whatever isReuseMask:
+// the flag does not cross to the guest engine's import).
+inline uint32_t SelectWithBytesMaskMaxTmpBytes(uint64_t elems, uint32_t maskTypeSize, bool maskWider) {
+  const uint64_t base = std::max<uint64_t>(1024, (elems + 31) / 32 * 32 * 2 + 512);
+  return TmpBytes(base + (maskWider ? (elems * maskTypeSize + 31) / 32 * 32 : 0));
+}
+
+// AscendQuant of `elems` elements (asc-devkit's GetAscendQuantMaxMinTmpSize): two bytes an element,
+// at least two 256 B repeats, in whole blocks.
+inline uint32_t AscendQuantMaxTmpBytes(uint64_t elems) {
+  return TmpBytes((std::max<uint64_t>(elems * 2, 512) + 31) / 32 * 32);
+}
+
+// AscendDequant of m rows of n (asc-devkit's GetAscendDequantMaxMinTmpSize): floats of one repeat,
+// the whole source and the scale (n and a block).
+inline uint32_t AscendDequantMaxTmpBytes(uint64_t m, uint64_t n) { return TmpBytes((64 + m * n + n + 8) * 4); }
+
+// AscendAntiQuant of `elems` int8 elements, K rows of the source ([K, N]; [N, K] transposed)
+// (asc-devkit's GetAscendAntiQuantMaxTmpSize): none to half; to bfloat16 a float copy of the source
+// with a scalar scale, else with a scale tensor of `scales` values: transposed 80 floats a value, not
+// transposed two floats a value and 64 a row of K.
+inline uint32_t AscendAntiQuantMaxTmpBytes(uint64_t elems, uint64_t k, uint64_t scales, bool transpose, bool toHalf) {
+  if (toHalf) return 0;
+  if (scales <= 1) return TmpBytes(elems * 4);
+  return TmpBytes(transpose ? 80 * scales * 4 : scales * 2 * 4 + 64 * k * 4);
 }
 
 // The range of an element-wise math API by the name the emulation records it under, for `elems`
