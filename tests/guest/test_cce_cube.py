@@ -1,7 +1,7 @@
 """The cube's CCE intrinsics on both engines (ascendc_guest/cce_cube.h, runtime/guest/api_cce_cube.cpp):
 packages/cce_matmul, a tile written in copy_gm_to_cbuf_multi_nd2nz_b16, load_cbuf_to_ca / _cb, mad
 and set_nd_para + copy_matrix_cc_to_gm, passes bit-exactly on both at one latency; the same tile
-through the basic API costs each cube pipe the same; addresses past a buffer stop the guest."""
+through the basic API costs MTE1 and the cube the same; addresses past a buffer stop the guest."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from ascend_core.protocol import Status
 
 CCE_MATMUL = Path(__file__).parent / "packages" / "cce_matmul"
 KERNEL = "op_kernel/cce_matmul.cpp"
-CUBE_PIPES = ("aic_mte2_time_us", "aic_mte1_time_us", "aic_mac_time_us", "aic_fixpipe_time_us")
 
 # The four cube steps through the basic API, for the intrinsics between the first nd2nz and the
 # copy out (the flags stay as they are).
@@ -40,7 +39,6 @@ RAW_TO_API = {
     "  mad(c0, a2, b2, M, K, N, 0, false, false, true);\n": (
         "  MmadParams mp;\n  mp.m = M; mp.n = N; mp.k = K;\n  Mmad(l0c, l0a, l0b, mp);\n"
     ),
-    "  set_nd_para(1);\n": "",
     "  copy_matrix_cc_to_gm((__gm__ float*)c, c0, 0, N, M, N, M, 0, NoQuant, 0, false, true);\n": (
         "  Fixpipe(gc, l0c, FixpipeParamsV220(N, M, M, N, false));\n"
     ),
@@ -61,12 +59,15 @@ def test_the_raw_matmul_passes_on_both_engines_at_one_latency(engines):
     assert all(c.passed and c.max_abs_error == 0.0 for c in guest.cases)
 
 
-def test_the_api_tile_costs_each_cube_pipe_the_same(engines):
+def test_the_api_tile_costs_mte1_and_the_cube_the_same(engines):
+    # MTE2 and FIXPIPE time GM through the L2 model, whose state depends on when each access
+    # arrives, and the two kernels' scalar code differs (tests/sim/test_cce_cube.py swaps one step
+    # at a time, where all four pipes are equal).
     raw = engines.guest_only(load_package(CCE_MATMUL))
     api = engines.guest_only(kernel_with(load_package(CCE_MATMUL), RAW_TO_API))
     assert raw.status is Status.OK and api.status is Status.OK, (raw.message, api.message)
-    pipes = [{p: r.profile.model_extra[p] for p in CUBE_PIPES} for r in (raw, api)]
-    assert pipes[0] == pipes[1] and all(v > 0 for v in pipes[0].values())
+    for pipe in ("aic_mte1_time_us", "aic_mac_time_us"):
+        assert raw.profile.model_extra[pipe] == api.profile.model_extra[pipe] > 0
 
 
 def test_addresses_past_their_buffer_stop_the_guest(engines):
@@ -79,10 +80,10 @@ def test_addresses_past_their_buffer_stop_the_guest(engines):
             "__cc__ float* c0 = (__cc__ float*)(uintptr_t)(128 * 1024 - 1024);"
         )
     }
-    for pairs, api, buf in (
+    for pairs, api, what in (
         (past_l1, "copy_gm_to_cbuf_multi_nd2nz_b16", "L1"),
-        (past_l0c, "Mmad", "L0C"),
+        (past_l0c, "Mmad", "dst (C) footprint"),
     ):
         result = engines.guest_only(kernel_with(pkg, pairs))
         assert result.status is Status.RUNTIME_ERROR, result.message
-        assert api in result.message and buf in result.message, result.message
+        assert api in result.message and what in result.message, result.message
