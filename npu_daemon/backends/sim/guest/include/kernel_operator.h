@@ -54,6 +54,12 @@
 #define __ubuf__
 extern "C" __attribute__((used)) const char __ascendc_guest_plain_pointers = 1;
 #endif
+// The cube buffers' address spaces: a kernel never dereferences such a pointer (only the cube's
+// intrinsics take it, ascendc_guest/cce_cube.h), so they are plain here.
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
 #define GM_ADDR __gm__ uint8_t*
 #define UB_ADDR __ubuf__ uint8_t*
 // The device compiler's branch hints, which kernels use unqualified.
@@ -758,6 +764,7 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 #include "ascendc_guest/adv_norm_ar.h"
 #include "ascendc_guest/adv_arange.h"
 #include "ascendc_guest/cube.h"
+#include "ascendc_guest/cce_cube.h"
 #include "ascendc_guest/vec_families.h"
 #include "ascendc_guest/impl_forms.h"
 #include "ascendc_guest/operators.h"

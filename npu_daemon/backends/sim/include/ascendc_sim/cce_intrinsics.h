@@ -9,6 +9,7 @@
 // A raw pointer carries no tensor length, so each operand is checked against the UB's end only.
 #pragma once
 
+#include "ascendc_sim/cce_cube.h"
 #include "ascendc_sim/data_copy.h"
 #include "ascendc_sim/vec_cast.h"
 #include "ascendc_sim/vec_compare.h"
@@ -39,13 +40,6 @@ AscendC::LocalTensor<T> UbFrom(const volatile void* p, const SrcLoc& loc) {
   const uint32_t addr = UbAddrOf(reinterpret_cast<uintptr_t>(p), "CCE intrinsic", loc);
   return AscendC::LocalTensor<T>(addr, (CurrentCore().Local().Size(LocalBuf::kUB) - addr) / sizeof(T),
                                  AscendC::TPosition::VECCALC);
-}
-
-template <typename T>
-AscendC::GlobalTensor<T> GmAt(const volatile void* p) {
-  AscendC::GlobalTensor<T> gm;
-  gm.SetGlobalBuffer(reinterpret_cast<T*>(const_cast<void*>(p)));
-  return gm;
 }
 
 }  // namespace ascendc_sim
@@ -82,6 +76,7 @@ ASCENDC_SIM_CCE_BINARY(vsub, Sub)
 ASCENDC_SIM_CCE_BINARY(vmul, Mul)
 ASCENDC_SIM_CCE_BINARY(vmax, Max)
 ASCENDC_SIM_CCE_BINARY(vmin, Min)
+ASCENDC_SIM_CCE_BINARY(vdiv, Div)
 #undef ASCENDC_SIM_CCE_BINARY
 // vand / vor: bitwise on 16-bit integer lanes only, as the A2's And / Or.
 #define ASCENDC_SIM_CCE_BITWISE(INTRINSIC, API)                                                                   \
@@ -97,6 +92,34 @@ ASCENDC_SIM_CCE_BINARY(vmin, Min)
 ASCENDC_SIM_CCE_BITWISE(vand, And)
 ASCENDC_SIM_CCE_BITWISE(vor, Or)
 #undef ASCENDC_SIM_CCE_BITWISE
+
+// ---- unary: vexp, vln, vabs, vrec, vsqrt, vrsqrt, vrelu, vnot (dst, src, repeat, dst/src block
+// strides, dst/src repeat strides)
+#define ASCENDC_SIM_CCE_UNARY(INTRINSIC, API)                                                                          \
+  template <typename T>                                                                                                \
+  __aicore__ inline void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk, \
+                                   uint16_t dstRep, uint16_t srcRep, ASCENDC_SIM_LOC) {                                \
+    AscendC::API<T, false>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src, loc),                         \
+                           AscendC::MASK_PLACEHOLDER, repeat,                                                          \
+                           AscendC::UnaryRepeatParams(dstBlk, srcBlk, dstRep, srcRep), loc);                           \
+  }
+ASCENDC_SIM_CCE_UNARY(vexp, Exp)
+ASCENDC_SIM_CCE_UNARY(vln, Ln)
+ASCENDC_SIM_CCE_UNARY(vabs, Abs)
+ASCENDC_SIM_CCE_UNARY(vrec, Reciprocal)
+ASCENDC_SIM_CCE_UNARY(vsqrt, Sqrt)
+ASCENDC_SIM_CCE_UNARY(vrsqrt, Rsqrt)
+ASCENDC_SIM_CCE_UNARY(vrelu, Relu)
+ASCENDC_SIM_CCE_UNARY(vnot, Not)
+#undef ASCENDC_SIM_CCE_UNARY
+
+// ---- vbrcb: Brcb (dst, src, dstBlockStride, dstRepeatStride, repeat); it ignores the mask --------------
+template <typename T>
+__aicore__ inline void vbrcb(__ubuf__ T* dst, __ubuf__ T* src, uint16_t dstBlockStride, uint16_t dstRepeatStride,
+                             uint8_t repeat, ASCENDC_SIM_LOC) {
+  AscendC::Brcb(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src, loc), repeat,
+                AscendC::BrcbRepeatParams{dstBlockStride, dstRepeatStride}, loc);
+}
 
 // ---- vector-scalar: vadds, vmuls (dst, src, scalar, repeat, dst/src block strides, dst/src repeat strides)
 #define ASCENDC_SIM_CCE_VEC_SCALAR(INTRINSIC, API)                                                                     \
@@ -125,6 +148,7 @@ ASCENDC_SIM_CCE_VCONV(vconv_bf162f32, float, bfloat16_t, CAST_NONE)
 ASCENDC_SIM_CCE_VCONV(vconv_s162f32, float, int16_t, CAST_NONE)
 ASCENDC_SIM_CCE_VCONV(vconv_s322f32, float, int32_t, CAST_NONE)
 ASCENDC_SIM_CCE_VCONV(vconv_s162f16, half, int16_t, CAST_NONE)
+ASCENDC_SIM_CCE_VCONV(vconv_f322f16, half, float, CAST_NONE)
 ASCENDC_SIM_CCE_VCONV(vconv_f322f16r, half, float, CAST_RINT)
 ASCENDC_SIM_CCE_VCONV(vconv_f322bf16r, bfloat16_t, float, CAST_RINT)
 ASCENDC_SIM_CCE_VCONV(vconv_f322s16r, int16_t, float, CAST_RINT)

@@ -27,6 +27,9 @@
 #define __gm__
 #define __ubuf__
 #define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
 #define __inout_pipe__(x)
 #define __sync_alias__
 #define __sync_noalias__
@@ -306,6 +309,9 @@ struct CoreRegisters {
   // transpose (scatter_vnchwconv_*) resolves and checks them when it reads them.
   uint64_t va[8][8] = {};
   bool mmadDirectionN = false;  // CTRL[51]: Mmad produces the result fractals N first (no value changes)
+  // ND_PARA (set_nd_para): the ND matrices an NZ -> ND fixpipe writes: ndNum [15:0], srcNdStride
+  // [31:16], dstNdStride [47:32]; one matrix until a kernel sets it.
+  uint64_t ndPara = 1;
 };
 
 // Two instructions of one core on two of PIPE_V, PIPE_MTE2 and PIPE_MTE3 (a vector instruction and

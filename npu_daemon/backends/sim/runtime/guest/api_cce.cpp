@@ -97,6 +97,9 @@ void BinaryCce(const Call& c, int32_t op, int32_t t, uint32_t dst, uint32_t src0
         case ascendc_guest::Binary::kMin:
           fn = vmin<T>;
           break;
+        case ascendc_guest::Binary::kDiv:
+          fn = vdiv<T>;
+          break;
         case ascendc_guest::Binary::kAnd:
           if constexpr (std::is_same_v<T, int16_t>) fn = vand<T>;
           break;
@@ -111,6 +114,40 @@ void BinaryCce(const Call& c, int32_t op, int32_t t, uint32_t dst, uint32_t src0
          static_cast<uint16_t>(src0Blk), static_cast<uint16_t>(src1Blk), static_cast<uint16_t>(dstRep),
          static_cast<uint16_t>(src0Rep), static_cast<uint16_t>(src1Rep), c.Loc(line));
     }
+  });
+}
+
+void UnaryCce(const Call& c, int32_t op, int32_t t, uint32_t dst, uint32_t src, int32_t repeat, int32_t dstBlk,
+              int32_t srcBlk, int32_t dstRep, int32_t srcRep, int32_t line) {
+  using ascendc_guest::Unary;
+  if (op < static_cast<int32_t>(Unary::kExp) || op > static_cast<int32_t>(Unary::kNot))
+    throw SimError(Status::RUNTIME_ERROR, "unary intrinsic code " + std::to_string(op) + " unknown");
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using Fn = void (*)(T*, T*, uint8_t, uint16_t, uint16_t, uint16_t, uint16_t, SrcLoc);
+    Fn fn = nullptr;
+    // The A2's types: the transcendentals, vabs and vrelu on half / float, vnot on 16-bit integers.
+    if constexpr (kFloating<T>) {
+      constexpr Fn fns[] = {vexp<T>, vln<T>, vabs<T>, vrec<T>, vsqrt<T>, vrsqrt<T>, vrelu<T>};
+      if (op != static_cast<int32_t>(Unary::kNot)) fn = fns[op - static_cast<int32_t>(Unary::kExp)];
+    } else if constexpr (std::is_integral_v<T> && sizeof(T) == 2) {
+      if (op == static_cast<int32_t>(Unary::kNot)) fn = vnot<T>;
+    }
+    if (fn == nullptr) Unsupported("a unary intrinsic", t);
+    fn(Ub<T>(dst), Ub<T>(src), static_cast<uint8_t>(repeat), static_cast<uint16_t>(dstBlk),
+       static_cast<uint16_t>(srcBlk), static_cast<uint16_t>(dstRep), static_cast<uint16_t>(srcRep), c.Loc(line));
+  });
+}
+
+void Vbrcb(const Call& c, int32_t t, uint32_t dst, uint32_t src, int32_t dstBlockStride, int32_t dstRepeatStride,
+           int32_t repeat, int32_t line) {
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (sizeof(T) != 2 && sizeof(T) != 4)
+      Unsupported("vbrcb", t);  // the A2's b16 and b32
+    else
+      vbrcb(Ub<T>(dst), Ub<T>(src), static_cast<uint16_t>(dstBlockStride), static_cast<uint16_t>(dstRepeatStride),
+            static_cast<uint8_t>(repeat), c.Loc(line));
   });
 }
 
@@ -160,6 +197,7 @@ void VconvImport(const Call& c, int32_t form, uint32_t dst, uint32_t src, int32_
     ASCENDC_GUEST_VCONV(kS16F32, vconv_s162f32, float, int16_t)
     ASCENDC_GUEST_VCONV(kS32F32, vconv_s322f32, float, int32_t)
     ASCENDC_GUEST_VCONV(kS16F16, vconv_s162f16, half, int16_t)
+    ASCENDC_GUEST_VCONV(kF32F16, vconv_f322f16, half, float)
     ASCENDC_GUEST_VCONV(kF32F16r, vconv_f322f16r, half, float)
     ASCENDC_GUEST_VCONV(kF32Bf16r, vconv_f322bf16r, bfloat16_t, float)
     ASCENDC_GUEST_VCONV(kF32S16r, vconv_f322s16r, int16_t, float)
@@ -328,6 +366,8 @@ void DefineCceImports(wasmtime_linker_t* l) {
   Import<Mask>::Define(l, "cce_mask");
   Import<BinaryCce>::Define(l, "cce_binary");
   Import<ScalarCce>::Define(l, "cce_scalar");
+  Import<UnaryCce>::Define(l, "cce_unary");
+  Import<Vbrcb>::Define(l, "cce_vbrcb");
   Import<Dup>::Define(l, "cce_dup");
   Import<VconvImport>::Define(l, "cce_vconv");
   Import<WholeReduce>::Define(l, "cce_whole_reduce");

@@ -111,6 +111,7 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineVecFamilyImports(l);
   DefineRawImports(l);
   DefineCceImports(l);
+  DefineCceCubeImports(l);
   DefineSliceImports(l);
   DefineSetupImports(l);
   DefineInt4Imports(l);

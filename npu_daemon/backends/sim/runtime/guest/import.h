@@ -354,6 +354,7 @@ void DefineMatmulImports(wasmtime_linker_t* l);
 void DefineVecFamilyImports(wasmtime_linker_t* l);  // vec_families.cpp
 void DefineRawImports(wasmtime_linker_t* l);
 void DefineCceImports(wasmtime_linker_t* l);
+void DefineCceCubeImports(wasmtime_linker_t* l);  // api_cce_cube.cpp
 void DefineSliceImports(wasmtime_linker_t* l);
 void DefineSetupImports(wasmtime_linker_t* l);
 void DefineInt4Imports(wasmtime_linker_t* l);

@@ -22,6 +22,12 @@ void cce_binary(Binary op, Dtype t, uint32_t dst, uint32_t src0, uint32_t src1, 
 ASCENDC_GUEST_IMPORT(cce_scalar)
 void cce_scalar(WithScalar op, Dtype t, uint32_t dst, uint32_t src, int64_t scalar, int32_t repeat, int32_t dstBlk,
                 int32_t srcBlk, int32_t dstRep, int32_t srcRep, int32_t line);
+ASCENDC_GUEST_IMPORT(cce_unary)
+void cce_unary(Unary op, Dtype t, uint32_t dst, uint32_t src, int32_t repeat, int32_t dstBlk, int32_t srcBlk,
+               int32_t dstRep, int32_t srcRep, int32_t line);
+ASCENDC_GUEST_IMPORT(cce_vbrcb)
+void cce_vbrcb(Dtype t, uint32_t dst, uint32_t src, int32_t dstBlockStride, int32_t dstRepeatStride, int32_t repeat,
+               int32_t line);
 ASCENDC_GUEST_IMPORT(cce_dup)
 void cce_dup(Dtype t, uint32_t dst, int64_t scalar, int32_t repeat, int32_t dstBlk, int32_t dstRep, int32_t line);
 ASCENDC_GUEST_IMPORT(cce_vconv)
@@ -145,6 +151,7 @@ ASCENDC_GUEST_CCE_BINARY(vsub, kSub)
 ASCENDC_GUEST_CCE_BINARY(vmul, kMul)
 ASCENDC_GUEST_CCE_BINARY(vmax, kMax)
 ASCENDC_GUEST_CCE_BINARY(vmin, kMin)
+ASCENDC_GUEST_CCE_BINARY(vdiv, kDiv)
 #undef ASCENDC_GUEST_CCE_BINARY
 // vand / vor: bitwise on 16-bit integer lanes only, as the A2's And / Or; the same bits either sign.
 #define ASCENDC_GUEST_CCE_BITWISE(INTRINSIC, CODE)                                                                  \
@@ -160,6 +167,30 @@ ASCENDC_GUEST_CCE_BINARY(vmin, kMin)
 ASCENDC_GUEST_CCE_BITWISE(vand, kAnd)
 ASCENDC_GUEST_CCE_BITWISE(vor, kOr)
 #undef ASCENDC_GUEST_CCE_BITWISE
+// vexp, vln, vabs, vrec, vsqrt, vrsqrt, vrelu, vnot (dst, src, repeat, block strides, repeat strides)
+#define ASCENDC_GUEST_CCE_UNARY(INTRINSIC, CODE)                                                                      \
+  template <typename T>                                                                                               \
+  void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk, uint16_t dstRep, \
+                 uint16_t srcRep, ASCENDC_GUEST_LINE) {                                                               \
+    ascendc_guest::cce_unary(ascendc_guest::Unary::CODE, ascendc_guest::DtypeOf<T>(), ascendc_guest::AddrOf(dst),     \
+                             ascendc_guest::AddrOf(src), repeat, dstBlk, srcBlk, dstRep, srcRep, line);               \
+  }
+ASCENDC_GUEST_CCE_UNARY(vexp, kExp)
+ASCENDC_GUEST_CCE_UNARY(vln, kLn)
+ASCENDC_GUEST_CCE_UNARY(vabs, kAbs)
+ASCENDC_GUEST_CCE_UNARY(vrec, kReciprocal)
+ASCENDC_GUEST_CCE_UNARY(vsqrt, kSqrt)
+ASCENDC_GUEST_CCE_UNARY(vrsqrt, kRsqrt)
+ASCENDC_GUEST_CCE_UNARY(vrelu, kRelu)
+ASCENDC_GUEST_CCE_UNARY(vnot, kNot)
+#undef ASCENDC_GUEST_CCE_UNARY
+// vbrcb: Brcb (dst, src, dstBlockStride, dstRepeatStride, repeat); it ignores the mask.
+template <typename T>
+void vbrcb(__ubuf__ T* dst, __ubuf__ T* src, uint16_t dstBlockStride, uint16_t dstRepeatStride, uint8_t repeat,
+           ASCENDC_GUEST_LINE) {
+  ascendc_guest::cce_vbrcb(ascendc_guest::DtypeOf<T>(), ascendc_guest::AddrOf(dst), ascendc_guest::AddrOf(src),
+                           dstBlockStride, dstRepeatStride, repeat, line);
+}
 #define ASCENDC_GUEST_CCE_SCALAR(INTRINSIC, CODE)                                                                    \
   template <typename T>                                                                                              \
   void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src, ascendc_guest::Scalar<T> scalar, uint8_t repeat, uint16_t dstBlk, \
@@ -182,6 +213,7 @@ ASCENDC_GUEST_VCONV(vconv_bf162f32, float, bfloat16_t, kBf16F32)
 ASCENDC_GUEST_VCONV(vconv_s162f32, float, int16_t, kS16F32)
 ASCENDC_GUEST_VCONV(vconv_s322f32, float, int32_t, kS32F32)
 ASCENDC_GUEST_VCONV(vconv_s162f16, half, int16_t, kS16F16)
+ASCENDC_GUEST_VCONV(vconv_f322f16, half, float, kF32F16)
 ASCENDC_GUEST_VCONV(vconv_f322f16r, half, float, kF32F16r)
 ASCENDC_GUEST_VCONV(vconv_f322bf16r, bfloat16_t, float, kF32Bf16r)
 ASCENDC_GUEST_VCONV(vconv_f322s16r, int16_t, float, kF32S16r)
