@@ -113,8 +113,9 @@ class Matmul {
   using Policy = detail::CheckedMatmulPolicy<MATMUL_POLICY, detail::ConfigOf(MM_CFG).doMultiDataLoad>;
   static_assert(Policy::checked);
   static constexpr detail::MatmulPolicyKind kPolicy = Policy::kind;
-  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
-                "Matmul: the simulator models A and B in GM");
+  static_assert(detail::GmOrL1(A_TYPE::pos) && detail::GmOrL1(B_TYPE::pos),
+                "Matmul: the simulator models A and B in GM or in L1 (TSCM / A1 / B1); in the UB (VECOUT) they are "
+                "not modelled");
   static_assert(C_TYPE::pos == TPosition::GM || C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECCALC ||
                     C_TYPE::pos == TPosition::VECOUT,
                 "Matmul: the simulator models C in GM or in the UB (VECIN / VECCALC / VECOUT)");
@@ -142,10 +143,19 @@ class Matmul {
     inited_ = true;
   }
   __aicore__ void SetTensorA(const GlobalTensor<AT>& gm, bool isTransposeA = false) {
-    a_ = gm, transA_ = isTransposeA || A_TYPE::isTrans, tile_[0].valid = false;
+    a_ = gm, transA_ = isTransposeA || A_TYPE::isTrans, tile_[0].valid = false, fromL1_[0] = false;
   }
   __aicore__ void SetTensorB(const GlobalTensor<BT>& gm, bool isTransposeB = false) {
-    b_ = gm, transB_ = isTransposeB || B_TYPE::isTrans, tile_[1].valid = false;
+    b_ = gm, transB_ = isTransposeB || B_TYPE::isTrans, tile_[1].valid = false, fromL1_[1] = false;
+  }
+  // A or B already in L1 (header comment: TSCM input), the whole single-core matrix in NZ.
+  __aicore__ void SetTensorA(const LocalTensor<AT>& l1, bool isTransposeA = false, ASCENDC_SIM_LOC) {
+    SetL1(0, l1, loc);
+    transA_ = isTransposeA || A_TYPE::isTrans;
+  }
+  __aicore__ void SetTensorB(const LocalTensor<BT>& l1, bool isTransposeB = false, ASCENDC_SIM_LOC) {
+    SetL1(1, l1, loc);
+    transB_ = isTransposeB || B_TYPE::isTrans;
   }
   // The values the library hands to the user copies as they are (tilingPtr, dataPtr).
   __aicore__ void SetUserDefInfo(const uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
@@ -203,6 +213,67 @@ class Matmul {
         },
         loc);
   }
+  // The batch counts of A and B for the cube-only IterateBatch (asc-devkit SetBatchNum).
+  __aicore__ void SetBatchNum(int32_t batchA, int32_t batchB) { batchA_ = batchA, batchB_ = batchB; }
+  // IterateBatch (asc-devkit page IterateBatch, NORMAL layout: BMNK, one [M, K] x [K, N] after the
+  // other): max(batchA, batchB) single-core products, A's batch i / (that / batchA) and B's likewise
+  // (the smaller count broadcast), A's matrices matrixStrideA elements apart (0: M x Ka), B's
+  // matrixStrideB (0: Kb x N), C's singleCoreM x singleCoreN, each C at its place as IterateAll puts
+  // it. The cube-only form takes the counts of SetBatchNum; the mixed form, an AIV's, takes them here.
+  __aicore__ void IterateBatch(const GlobalTensor<CT>& gm, bool enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
+                               const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                               const uint32_t matrixStrideC = 0, ASCENDC_SIM_LOC) {
+    (void)matrixStrideC;  // reserved
+    ASCENDC_SIM_CHECK(ascendc_sim::CurrentCore().Spec().type == ascendc_sim::CoreType::kAic, loc,
+                      "Matmul::IterateBatch(gm, enPartialSum, enAtomic, ...) is the cube-only form (batch counts of "
+                      "SetBatchNum); an AIV calls IterateBatch(gm, batchA, batchB, ...)");
+    Batch(gm, batchA_, batchB_, enSequentialWrite, matrixStrideA, matrixStrideB, enPartialSum, enAtomic, loc);
+  }
+  template <bool sync = true, bool waitIterateBatch = false>
+  __aicore__ void IterateBatch(const GlobalTensor<CT>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                               const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                               const uint32_t matrixStrideC = 0, const bool enPartialSum = false,
+                               const uint8_t enAtomic = 0, ASCENDC_SIM_LOC) {
+    (void)matrixStrideC;
+    static_assert(sync, "Matmul::IterateBatch<false> (asynchronous, WaitIterateBatch) is not modelled");
+    ASCENDC_SIM_CHECK(ascendc_sim::CurrentCore().Spec().type == ascendc_sim::CoreType::kAiv, loc,
+                      "Matmul::IterateBatch(gm, batchA, batchB, ...) is the mixed kernel's AIV form; a cube core "
+                      "calls SetBatchNum and IterateBatch(gm, enPartialSum, enAtomic, ...)");
+    Batch(gm, static_cast<int32_t>(batchA), static_cast<int32_t>(batchB), enSequentialWrite, matrixStrideA,
+          matrixStrideB, enPartialSum, enAtomic, loc);
+  }
+
+  // Every C block into a UB tensor of the calling AIV (asc-devkit IterateAll, its LocalTensor form: C at
+  // VECIN), each at its place in a [singleCoreM, singleCoreN] ND C (rows singleCoreN apart), through the
+  // library's GM staging area as GetTensorC's UB form: the AIC's Fixpipe writes the whole C there, the
+  // AIV copies it into the tensor (MTE2) and waits MTE2 -> V.
+  template <bool sync = true>
+  __aicore__ void IterateAll(const LocalTensor<CT>& ub, uint8_t enAtomic = 0, ASCENDC_SIM_LOC) {
+    static_assert(sync, "Matmul::IterateAll<false> into a local tensor is not modelled");
+    Check(loc);
+    ASCENDC_SIM_CHECK(enAtomic == 0, loc, "Matmul::IterateAll into a local tensor takes no atomic mode (enAtomic %u)",
+                      static_cast<unsigned>(enAtomic));
+    const uint32_t n = singleM_ * singleN_;
+    ASCENDC_SIM_CHECK(n * sizeof(CT) % 32 == 0, loc,
+                      "Matmul::IterateAll into a local tensor: singleCoreM x singleCoreN = %u elements, not whole "
+                      "32-byte blocks, is not modelled",
+                      n);
+    const GlobalTensor<CT> stage = Stage(ub, n, "IterateAll", loc);
+    PostWait(loc);
+    ascendc_sim::RunOnGroupAic(
+        [&] {
+          for (uint32_t b = 0; b < Blocks(); ++b) {
+            Compute(b, loc);
+            Out(b, stage, 0, true, singleN_, loc);
+          }
+          flags_.Drain(loc);
+        },
+        loc);
+    DataCopy(ub, stage, n, loc);
+    flags_.Set(PIPE_MTE2, PIPE_V, 40, loc);
+    flags_.Wait(PIPE_MTE2, PIPE_V, 40, loc);
+  }
+
   // The next C block into L0C; false once every block was computed. Asynchronous (sync false), as
   // the A2 client does it (asc-devkit matmul_client.h): the first call has every block computed into
   // the SetWorkspace cache as [baseM, baseN] blocks in iterate order, the next calls count the blocks
@@ -284,22 +355,8 @@ class Matmul {
     ASCENDC_SIM_CHECK(next_ > 0, loc, "Matmul::GetTensorC before Iterate");
     ASCENDC_SIM_CHECK(enAtomic == 0, loc, "Matmul::GetTensorC into a local tensor takes no atomic mode (enAtomic %u)",
                       static_cast<unsigned>(enAtomic));
-    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-    ASCENDC_SIM_CHECK(core.Spec().type == ascendc_sim::CoreType::kAiv, loc,
-                      "Matmul::GetTensorC into a local tensor runs on an AIV of a mixed kernel (the AIC has no UB)");
     const uint32_t n = static_cast<uint32_t>(t_.baseM * t_.baseN);
-    ASCENDC_SIM_CHECK(ub.GetSize() >= n, loc,
-                      "Matmul::GetTensorC: the local tensor holds %u elements, fewer than baseM x baseN = %u",
-                      static_cast<unsigned>(ub.GetSize()), n);
-    const int64_t ubBytes = ascendc_sim::SocParamInt("ub_bytes");
-    const int64_t at = core.Spec().blockIdx * ubBytes + ub.UbAddr();
-    ASCENDC_SIM_CHECK(ascendc_sim::SysWorkspace() != nullptr &&
-                          at + static_cast<int64_t>(n * sizeof(CT)) <= ascendc_sim::SocParamInt("lib_workspace_bytes"),
-                      loc,
-                      "Matmul::GetTensorC into a local tensor stages C in the library workspace: the launch needs "
-                      "GetLibApiWorkSpaceSize() bytes of workspace");
-    GlobalTensor<CT> stage;
-    stage.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(ascendc_sim::SysWorkspace() + at), n);
+    const GlobalTensor<CT> stage = Stage(ub, n, "GetTensorC", loc);
     PostWait(loc);
     ascendc_sim::RunOnGroupAic(
         [&] {
@@ -344,20 +401,96 @@ class Matmul {
                       t_.baseK);
   }
 
+  // Where a block of an operand lies in an L1 NZ buffer: `rows` fractal rows (16 each) per C0 column,
+  // the block's first fractal row and C0 column. Fractal (r, c) is at c x rows + r.
+  struct InL1 {
+    LocalTensor<AT> buf;
+    uint32_t rows, row0, col0;
+  };
+  // IterateBatch's products (its comment) on the group's AIC, charged as IterateAll's each.
+  void Batch(const GlobalTensor<CT>& gm, int32_t batchA, int32_t batchB, bool sequential, uint32_t strideA,
+             uint32_t strideB, bool partialSum, uint8_t enAtomic, const SrcLoc& loc) {
+    Check(loc);
+    ASCENDC_SIM_CHECK(batchA > 0 && batchB > 0 && (batchA % batchB == 0 || batchB % batchA == 0), loc,
+                      "Matmul::IterateBatch: batchA %d and batchB %d must be positive, one a multiple of the other",
+                      batchA, batchB);
+    ASCENDC_SIM_CHECK(!sequential && !partialSum, loc,
+                      "Matmul::IterateBatch into GM: enSequentialWrite / enPartialSum are not modelled");
+    ASCENDC_SIM_CHECK(!fromL1_[0] && !fromL1_[1] && !HasUserCopy(0) && !HasUserCopy(1), loc,
+                      "Matmul::IterateBatch with A or B in L1 or copied by the kernel is not modelled");
+    const int32_t n = std::max(batchA, batchB);
+    const uint64_t sA = strideA != 0 ? strideA : static_cast<uint64_t>(orgM_) * orgKa_;
+    const uint64_t sB = strideB != 0 ? strideB : static_cast<uint64_t>(orgKb_) * orgN_;
+    const uint64_t sC = static_cast<uint64_t>(singleM_) * singleN_;
+    const GlobalTensor<AT> a = a_;
+    const GlobalTensor<BT> b = b_;
+    const GlobalTensor<BiasT> bias = bias_;
+    ascendc_sim::RunOnGroupAic(
+        [&] {
+          for (int32_t i = 0; i < n; ++i) {
+            a_ = a[static_cast<uint64_t>(i / (n / batchA)) * sA];
+            b_ = b[static_cast<uint64_t>(i / (n / batchB)) * sB];
+            // A bias per batch (MatmulConfig isBiasBatch, the default), else one for all.
+            if (detail::ConfigOf(MM_CFG).isBiasBatch) bias_ = bias[static_cast<uint64_t>(i) * singleN_];
+            for (uint32_t blk = 0; blk < Blocks(); ++blk) {
+              Compute(blk, loc);
+              Out(blk, gm[static_cast<uint64_t>(i) * sC], enAtomic, true, orgN_, loc);
+            }
+          }
+          flags_.Drain(loc);
+        },
+        loc);
+    a_ = a, b_ = b, bias_ = bias;
+  }
+
   // Buffers: static tensors at fixed places of the cube buffers (the object owns them). L1 holds A's
   // two chunk slots, or its user-copied tile, then B's likewise, then the bias.
   uint32_t ChunkA() const { return static_cast<uint32_t>(t_.stepKa * t_.baseK * t_.baseM * sizeof(AT)); }
   uint32_t ChunkB() const { return static_cast<uint32_t>(t_.stepKb * t_.baseK * t_.baseN * sizeof(AT)); }
-  uint32_t SpanA() const { return HasUserCopy(0) ? TileBytes(0) : 2 * ChunkA(); }
-  uint32_t SpanB() const { return HasUserCopy(1) ? TileBytes(1) : 2 * ChunkB(); }
+  // They start past the kernel's own L1 operands (l1Base_), as the device's come after the TPipe's
+  // buffers at Init, which hold them.
+  uint32_t SpanA() const { return fromL1_[0] ? 0 : HasUserCopy(0) ? TileBytes(0) : 2 * ChunkA(); }
+  uint32_t SpanB() const { return fromL1_[1] ? 0 : HasUserCopy(1) ? TileBytes(1) : 2 * ChunkB(); }
   LocalTensor<AT> L1A(int s, const SrcLoc& loc) const {
-    return LocalTensor<AT>(TPosition::A1, s * ChunkA(), ChunkA() / sizeof(AT), loc);
+    return LocalTensor<AT>(TPosition::A1, l1Base_ + s * ChunkA(), ChunkA() / sizeof(AT), loc);
   }
   LocalTensor<AT> L1B(int s, const SrcLoc& loc) const {
-    return LocalTensor<AT>(TPosition::B1, SpanA() + s * ChunkB(), ChunkB() / sizeof(AT), loc);
+    return LocalTensor<AT>(TPosition::B1, l1Base_ + SpanA() + s * ChunkB(), ChunkB() / sizeof(AT), loc);
   }
   LocalTensor<BiasT> L1Bias(const SrcLoc& loc) const {
-    return LocalTensor<BiasT>(TPosition::C1, SpanA() + SpanB(), static_cast<uint32_t>(t_.baseN), loc);
+    return LocalTensor<BiasT>(TPosition::C1, l1Base_ + SpanA() + SpanB(), static_cast<uint32_t>(t_.baseN), loc);
+  }
+
+  // An operand the kernel holds in L1 (SetTensorA / B with a LocalTensor): asc-devkit SetTensorA and
+  // the TSCM input guide, "the matrix is fully loaded in L1, Iterate copies nothing from GM", so the
+  // library reads the single-core matrix from it as NZ (its L1 -> L0 split: rows singleCoreM of A or
+  // singleCoreK of B, base blocks at their offsets) and moves no byte into L1 for it.
+  void SetL1(int op, const LocalTensor<AT>& l1, const SrcLoc& loc) {
+    ASCENDC_SIM_CHECK(BufferOf(l1.GetPosition()) == ascendc_sim::LocalBuf::kL1, loc,
+                      "Matmul::SetTensor%s: a LocalTensor in L1 (TSCM / A1 / B1) is modelled; one in the UB (VECOUT) "
+                      "is not",
+                      op == 0 ? "A" : "B");
+    l1_[op] = l1, fromL1_[op] = true, tile_[op].valid = false;
+    const uint64_t end = l1.UbAddr() - ascendc_sim::CurrentCore().Local().Base(ascendc_sim::LocalBuf::kL1) +
+                         static_cast<uint64_t>(l1.GetSize()) * sizeof(AT);
+    l1Base_ = std::max(l1Base_, static_cast<uint32_t>((end + 31) / 32 * 32));
+  }
+  // Operand `op`'s block at (r0, c0) (elements, GM layout: A [M, K], B [K, N]) in the kernel's L1 matrix.
+  InL1 FromL1(int op, uint32_t r0, uint32_t c0, bool trans, const SrcLoc& loc) const {
+    ASCENDC_SIM_CHECK(sizeof(AT) == 2 || op == 0 || trans, loc,
+                      "Matmul: a %zu-byte B not transposed in L1 is not modelled", sizeof(AT));
+    return Within(op, l1_[op], op == 0 ? singleM_ : singleK_, op == 0 ? singleK_ : singleN_, r0, c0, trans);
+  }
+  // Where the block at (offRows, offCols) of a rows x cols NZ matrix of operand `op` lies in `buf`.
+  // Transposed, the NZ's rows are the GM layout's columns; its C0 columns run k0 elements along K,
+  // else 16.
+  static InL1 Within(int op, const LocalTensor<AT>& buf, uint32_t rows, uint32_t cols, uint32_t offRows,
+                     uint32_t offCols, bool trans) {
+    constexpr uint32_t k0 = ascendc_sim::K0<AT>();
+    const uint32_t nzRows = trans ? cols : rows, rowOff = trans ? offCols : offRows;
+    const uint32_t colOff = trans ? offRows : offCols;
+    const bool kAcross = (op == 0) != trans;
+    return {buf, (nzRows + 15) / 16, rowOff / 16, colOff / (kAcross ? k0 : 16)};
   }
 
   // User copies (header comment). A tile in base blocks: NORM one, MDL stepM x stepKa of A, stepKb x
@@ -412,16 +545,11 @@ class Matmul {
     }
   }
   uint8_t* UserTileBytes(int op, const SrcLoc& loc) const {
-    const LocalTensor<int8_t> tile(op == 0 ? TPosition::A1 : TPosition::B1, op == 0 ? 0 : SpanA(), TileBytes(op), loc);
+    const LocalTensor<int8_t> tile(op == 0 ? TPosition::A1 : TPosition::B1, l1Base_ + (op == 0 ? 0 : SpanA()),
+                                   TileBytes(op), loc);
     return reinterpret_cast<uint8_t*>(ascendc_sim::HostData(tile));
   }
 
-  // Where a block of an operand lies in an L1 NZ buffer: `rows` fractal rows (16 each) per C0 column,
-  // the block's first fractal row and C0 column. Fractal (r, c) is at c x rows + r.
-  struct InL1 {
-    LocalTensor<AT> buf;
-    uint32_t rows, row0, col0;
-  };
   // Operand `op`'s block at (r0, c0) (elements, GM layout: A [M, K], B [K, N]) of `height` x `width`,
   // from the tile holding it, which the user copy fills first unless it is the tile the object holds.
   // Transposed (`trans`), the NZ's rows are the GM layout's columns.
@@ -436,7 +564,8 @@ class Matmul {
                       "Matmul: a user copy of a %zu-byte B not transposed is not modelled", sizeof(AT));
     const uint32_t useRows = std::min(tr, allRows - row * tr), useCols = std::min(tc, allCols - col * tc);
     Tile& t = tile_[op];
-    LocalTensor<AT> l1(op == 0 ? TPosition::A1 : TPosition::B1, op == 0 ? 0 : SpanA(), TileBytes(op) / sizeof(AT), loc);
+    LocalTensor<AT> l1(op == 0 ? TPosition::A1 : TPosition::B1, l1Base_ + (op == 0 ? 0 : SpanA()),
+                       TileBytes(op) / sizeof(AT), loc);
     TakeL1Place(loc);
     if (!t.valid || t.row != row || t.col != col) {
       flags_.Wait(PIPE_MTE1, PIPE_MTE2, 30 + op, loc);  // the LoadData of the tile held before is done
@@ -446,13 +575,7 @@ class Matmul {
       ascendc_sim::CurrentCore().MatmulL1().kept[op][id_].assign(left, left + TileBytes(op));
       t = Tile{true, row, col};
     }
-    constexpr uint32_t k0 = ascendc_sim::K0<AT>();
-    const uint32_t offRows = r0 - row * tr, offCols = c0 - col * tc;
-    // NZ rows: the GM rows (A's M, B's K) unless transposed; C0 columns of k0 along K, else of 16.
-    const uint32_t nzRows = trans ? useCols : useRows, rowOff = trans ? offCols : offRows;
-    const uint32_t colOff = trans ? offRows : offCols;
-    const bool kAcross = (op == 0) != trans;  // the NZ's C0 columns run along K
-    return {l1, (nzRows + 15) / 16, rowOff / 16, colOff / (kAcross ? k0 : 16)};
+    return Within(op, l1, useRows, useCols, r0 - row * tr, c0 - col * tc, trans);
   }
   LocalTensor<AT> L0A(int p, const SrcLoc& loc) const {
     const uint32_t n = static_cast<uint32_t>(t_.baseM * t_.baseK);
@@ -505,7 +628,9 @@ class Matmul {
       // A: [mLen, kLen] (or its transpose [kLen, mLen]) into NZ; B likewise: the chunk into its slot,
       // or the user-copied tile that holds it.
       InL1 a1{L1A(s, loc), transA_ ? kF : mA / 16, 0, 0}, b1{L1B(s, loc), transB_ ? nA / 16 : kF, 0, 0};
-      if (userA)
+      if (fromL1_[0])
+        a1 = FromL1(0, m0, kc, transA_, loc);
+      else if (userA)
         a1 = UserTile(0, m0, kc, mLen, kLen, transA_, loc);
       else if (!transA_)
         DataCopy(a1.buf, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0),
@@ -513,7 +638,9 @@ class Matmul {
       else
         DataCopy(a1.buf, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0),
                  loc);
-      if (userB)
+      if (fromL1_[1])
+        b1 = FromL1(1, kc, n0, transB_, loc);
+      else if (userB)
         b1 = UserTile(1, kc, n0, kLen, nLen, transB_, loc);
       else if (!transB_ && sizeof(AT) == 4)
         CopyB32(b1.buf, kc, n0, kLen, nLen, loc);
@@ -610,6 +737,26 @@ class Matmul {
     }
   }
 
+  // The GM staging area of `n` elements of C for the UB tensor `ub` of the calling AIV (header comment).
+  GlobalTensor<CT> Stage(const LocalTensor<CT>& ub, uint32_t n, const char* api, const SrcLoc& loc) const {
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    ASCENDC_SIM_CHECK(core.Spec().type == ascendc_sim::CoreType::kAiv, loc,
+                      "Matmul::%s into a local tensor runs on an AIV of a mixed kernel (the AIC has no UB)", api);
+    ASCENDC_SIM_CHECK(ub.GetSize() >= n, loc, "Matmul::%s: the local tensor holds %u elements, fewer than the %u of C",
+                      api, static_cast<unsigned>(ub.GetSize()), n);
+    const int64_t ubBytes = ascendc_sim::SocParamInt("ub_bytes");
+    const int64_t at = core.Spec().blockIdx * ubBytes + ub.UbAddr();
+    ASCENDC_SIM_CHECK(ascendc_sim::SysWorkspace() != nullptr &&
+                          at + static_cast<int64_t>(n * sizeof(CT)) <= ascendc_sim::SocParamInt("lib_workspace_bytes"),
+                      loc,
+                      "Matmul::%s into a local tensor stages C in the library workspace: the launch needs "
+                      "GetLibApiWorkSpaceSize() bytes of workspace",
+                      api);
+    GlobalTensor<CT> stage;
+    stage.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(ascendc_sim::SysWorkspace() + at), n);
+    return stage;
+  }
+
   // The A2 client copies its message to GM on MTE3 and the scalar waits for that copy (MTE3 -> S,
   // kfc_comm_client.h PostMessage), so a later copy into the UB comes after every earlier MTE3 copy
   // of the core and what those waited for (the vector work on the tensor's last contents).
@@ -625,7 +772,8 @@ class Matmul {
     return g;
   }
 
-  // The C block of `b` from its L0C slot to GM, rows `pitch` elements apart.
+  // The C block of `b` from its L0C slot to GM, rows `pitch` elements apart (at its place: in a C of
+  // that row pitch).
   void Out(uint32_t b, const GlobalTensor<CT>& gm, uint8_t enAtomic, bool atItsPlace, uint32_t pitch,
            const SrcLoc& loc) {
     uint32_t mi, ni;
@@ -642,7 +790,7 @@ class Matmul {
     const ascendc_sim::AtomicOp keep = core.Registers().atomicOp;
     const ascendc_sim::AtomicType keepType = core.Registers().atomicType;
     if (enAtomic == 1) SetAtomicAdd<CT>();
-    const GlobalTensor<CT> dst = atItsPlace ? gm[static_cast<uint64_t>(m0) * orgN_ + n0] : gm;
+    const GlobalTensor<CT> dst = atItsPlace ? gm[static_cast<uint64_t>(m0) * pitch + n0] : gm;
     Fixpipe(dst, L0C(c, loc), fp, loc);
     core.Registers().atomicOp = keep, core.Registers().atomicType = keepType;
     flags_.Set(PIPE_FIX, PIPE_M, 8 + c, loc);
@@ -656,9 +804,10 @@ class Matmul {
   bool transA_ = false, transB_ = false, hasBias_ = false;
   uint32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
   uint32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
-  uint32_t next_ = 0;         // Iterate: blocks computed
-  GM_ADDR cache_ = nullptr;   // SetWorkspace: the asynchronous mode's cache of C
-  bool asyncCached_ = false;  // an Iterate<false> filled the cache; its blocks are being counted
+  int32_t batchA_ = 1, batchB_ = 1;  // SetBatchNum
+  uint32_t next_ = 0;                // Iterate: blocks computed
+  GM_ADDR cache_ = nullptr;          // SetWorkspace: the asynchronous mode's cache of C
+  bool asyncCached_ = false;         // an Iterate<false> filled the cache; its blocks are being counted
   uint32_t asyncIter_ = 0, asyncGot_ = 0;
   uint64_t chunk_ = 0, step_ = 0;  // L1 chunks and L0 steps so far (ping-pong slots)
   // The tile of A (0) and B (1) a user copy filled, by its position in tiles.
@@ -667,6 +816,9 @@ class Matmul {
     uint32_t row = 0, col = 0;
   };
   Tile tile_[2];
+  LocalTensor<AT> l1_[2];  // A's and B's L1 matrices when the kernel holds them there
+  bool fromL1_[2] = {};    // ... and whether it does
+  uint32_t l1Base_ = 0;    // the library's L1 buffers start here (past the kernel's L1 operands)
   UserCopy userCopy_[2] = {};
   void* userCtx_ = nullptr;
   uint64_t id_ = detail::NextMatmulId();  // whose tiles a core's L1 place holds (TakeL1Place)

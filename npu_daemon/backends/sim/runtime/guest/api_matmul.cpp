@@ -21,15 +21,32 @@ constexpr size_t kMaxMatmuls = 64;  // objects per core: a kernel holds a few
 struct MatmulObject : HostObject {
   virtual void Init(const TCubeTiling& t) = 0;
   virtual void SetTensor(int32_t operand, uint32_t gm, int64_t size, bool trans) = 0;
+  virtual void SetLocal(int32_t operand, uint32_t addr, int64_t size, int32_t pos, bool trans) = 0;
   virtual void SetShape(int32_t shape, int32_t m, int32_t n, int32_t ka, int32_t kb) = 0;
   virtual void IterateAll(uint32_t gm, int64_t size, uint8_t enAtomic, const SrcLoc& loc) = 0;
+  virtual void IterateAllLocal(uint32_t dst, int64_t size, int32_t pos, uint8_t enAtomic, const SrcLoc& loc) = 0;
   virtual bool Iterate(bool sync, const SrcLoc& loc) = 0;
+  virtual void IterateBatch(uint32_t gm, int64_t size, bool cube, int32_t batchA, int32_t batchB, bool sequential,
+                            uint32_t strideA, uint32_t strideB, bool partialSum, uint8_t enAtomic,
+                            const SrcLoc& loc) = 0;
   virtual void GetC(bool sync, bool toGm, uint32_t dst, int64_t size, int32_t pos, uint8_t enAtomic, bool sequential,
                     const SrcLoc& loc) = 0;
   virtual void End(const SrcLoc& loc) = 0;
   virtual void SetHF32(bool enable, int32_t transMode, const SrcLoc& loc) = 0;
   virtual void SetUserCopy(int32_t operand, uint32_t fn) = 0;
   virtual void SetUserData(int32_t which, uint64_t value) = 0;
+
+  // The host's Matmul reads A and B in GM and writes C there as ND: an operand of another format
+  // (matmul_new's flags >> 1: bit 0 A, 1 B, 2 C) is refused where the library would use it.
+  int32_t notNd = 0;
+  bool inL1[2] = {};  // A / B set by a LocalTensor in L1 (read as NZ, whatever the format)
+  void HoldToNd() const {
+    static const char* const kNames[] = {"A", "B", "C"};
+    for (int op = 0; op < 3; ++op)
+      if ((notNd >> op & 1) != 0 && !(op < 2 && inL1[op]))
+        throw SimError(Status::RUNTIME_ERROR,
+                       std::string("Matmul: ") + kNames[op] + " in GM of a format other than ND (NZ) is not modelled");
+  }
 };
 
 // Set while a user copy runs: it is kernel code the Matmul calls inside its own step, and a Matmul
@@ -76,10 +93,10 @@ class MatmulOf final : public MatmulObject {
   void SetTensor(int32_t operand, uint32_t gm, int64_t size, bool trans) override {
     switch (operand) {
       case 0:
-        gm_[0] = gm;
+        gm_[0] = gm, inL1[0] = false;
         return mm_.SetTensorA(Global<AT>(gm, size, 1, "Matmul::SetTensorA"), trans);
       case 1:
-        gm_[1] = gm;
+        gm_[1] = gm, inL1[1] = false;
         return mm_.SetTensorB(Global<AT>(gm, size, 1, "Matmul::SetTensorB"), trans);
       case 2:
         if (gm == 0) return mm_.DisableBias();
@@ -90,15 +107,47 @@ class MatmulOf final : public MatmulObject {
     }
     throw SimError(Status::RUNTIME_ERROR, "Matmul: operand " + std::to_string(operand) + " unknown");
   }
+  // The L1 tensor is held to its position's buffer (Local); the native Matmul checks it is L1.
+  void SetLocal(int32_t operand, uint32_t addr, int64_t size, int32_t pos, bool trans) override {
+    if (operand != 0 && operand != 1)
+      throw SimError(Status::RUNTIME_ERROR, "Matmul: a local operand " + std::to_string(operand) + " unknown");
+    if (size < 0 || size > UINT32_MAX)
+      throw SimError(Status::RUNTIME_ERROR,
+                     "Matmul::SetTensor: a LocalTensor of " + std::to_string(size) + " elements");
+    const AscendC::LocalTensor<AT> l1 = Local<AT>(addr, static_cast<uint32_t>(size), pos);
+    inL1[operand] = true;
+    if (operand == 0) return mm_.SetTensorA(l1, trans);
+    mm_.SetTensorB(l1, trans);
+  }
   void SetShape(int32_t shape, int32_t m, int32_t n, int32_t ka, int32_t kb) override {
     if (shape == 0) return mm_.SetTail(m, n, ka);
     if (shape == 1) return mm_.SetOrgShape(m, n, ka, kb);
+    if (shape == 2) return mm_.SetBatchNum(m, n);
     throw SimError(Status::RUNTIME_ERROR, "Matmul: shape " + std::to_string(shape) + " unknown");
   }
   void IterateAll(uint32_t gm, int64_t size, uint8_t enAtomic, const SrcLoc& loc) override {
+    HoldToNd();
     mm_.IterateAll(Global<CT>(gm, size, 1, "Matmul::IterateAll"), enAtomic, false, false, false, loc);
   }
+  void IterateAllLocal(uint32_t dst, int64_t size, int32_t pos, uint8_t enAtomic, const SrcLoc& loc) override {
+    HoldToNd();
+    mm_.template IterateAll<true>(Local<CT>(dst, static_cast<uint32_t>(size), pos), enAtomic, loc);
+  }
+  void IterateBatch(uint32_t gm, int64_t size, bool cube, int32_t batchA, int32_t batchB, bool sequential,
+                    uint32_t strideA, uint32_t strideB, bool partialSum, uint8_t enAtomic, const SrcLoc& loc) override {
+    HoldToNd();
+    const AscendC::GlobalTensor<CT> c = Global<CT>(gm, size, 1, "Matmul::IterateBatch");
+    if (cube) {
+      return mm_.IterateBatch(c, partialSum, enAtomic, sequential, strideA, strideB, 0, loc);
+    }
+    if (batchA < 0 || batchB < 0)
+      throw SimError(Status::RUNTIME_ERROR,
+                     "Matmul::IterateBatch: batch counts " + std::to_string(batchA) + ", " + std::to_string(batchB));
+    mm_.template IterateBatch<true, false>(c, static_cast<uint32_t>(batchA), static_cast<uint32_t>(batchB), sequential,
+                                           strideA, strideB, 0, partialSum, enAtomic, loc);
+  }
   bool Iterate(bool sync, const SrcLoc& loc) override {
+    HoldToNd();
     return sync ? mm_.template Iterate<true>(false, loc) : mm_.template Iterate<false>(false, loc);
   }
   void GetC(bool sync, bool toGm, uint32_t dst, int64_t size, int32_t pos, uint8_t enAtomic, bool sequential,
@@ -158,7 +207,8 @@ std::unique_ptr<MatmulObject> Make(bool mdl) {
   return std::make_unique<MatmulOf<AT, CT, BiasT, false>>();
 }
 
-int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t mdl, int32_t) {
+int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t flags, int32_t) {
+  const int32_t mdl = flags & 1;
   Outside();
   if (t_core->matmuls.size() >= kMaxMatmuls)
     throw SimError(Status::RUNTIME_ERROR, "Matmul: more than " + std::to_string(kMaxMatmuls) + " objects on a core");
@@ -177,6 +227,7 @@ int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t mdl, 
       });
     });
   }
+  mm->notNd = (flags >> 1) & 7;
   t_core->matmuls.push_back(std::move(mm));
   return static_cast<int32_t>(t_core->matmuls.size() - 1);
 }
@@ -211,8 +262,21 @@ int32_t MatmulServe(const Call&, int32_t) {
 void MatmulSetTensor(const Call&, int32_t id, int32_t operand, uint32_t gm, int64_t size, int32_t trans) {
   Mm(id).SetTensor(operand, gm, size, trans != 0);
 }
+void MatmulSetLocal(const Call&, int32_t id, int32_t operand, uint32_t addr, int64_t size, int32_t pos, int32_t trans) {
+  Mm(id).SetLocal(operand, addr, size, pos, trans != 0);
+}
 void MatmulSetShape(const Call&, int32_t id, int32_t shape, int32_t m, int32_t n, int32_t ka, int32_t kb) {
   Mm(id).SetShape(shape, m, n, ka, kb);
+}
+void MatmulIterateAllLocal(const Call& c, int32_t id, uint32_t dst, int64_t size, int32_t pos, int32_t enAtomic,
+                           int32_t line) {
+  Mm(id).IterateAllLocal(dst, size, pos, static_cast<uint8_t>(enAtomic), c.Loc(line));
+}
+void MatmulIterateBatch(const Call& c, int32_t id, uint32_t gm, int64_t size, int32_t cube, int32_t batchA,
+                        int32_t batchB, int32_t sequential, int64_t strideA, int64_t strideB, int32_t partialSum,
+                        int32_t enAtomic, int32_t line) {
+  Mm(id).IterateBatch(gm, size, cube != 0, batchA, batchB, sequential != 0, static_cast<uint32_t>(strideA),
+                      static_cast<uint32_t>(strideB), partialSum != 0, static_cast<uint8_t>(enAtomic), c.Loc(line));
 }
 void MatmulIterateAll(const Call& c, int32_t id, uint32_t gm, int64_t size, int32_t enAtomic, int32_t line) {
   Mm(id).IterateAll(gm, size, static_cast<uint8_t>(enAtomic), c.Loc(line));
@@ -240,9 +304,12 @@ void DefineMatmulImports(wasmtime_linker_t* l) {
   Import<MatmulInit>::Define(l, "matmul_init");
   Import<MatmulServe>::Define(l, "matmul_serve");
   Import<MatmulSetTensor>::Define(l, "matmul_set_tensor");
+  Import<MatmulSetLocal>::Define(l, "matmul_set_local");
   Import<MatmulSetShape>::Define(l, "matmul_set_shape");
   Import<MatmulIterateAll>::Define(l, "matmul_iterate_all");
   Import<MatmulIterate>::Define(l, "matmul_iterate");
+  Import<MatmulIterateBatch>::Define(l, "matmul_iterate_batch");
+  Import<MatmulIterateAllLocal>::Define(l, "matmul_iterate_all_local");
   Import<MatmulGetC>::Define(l, "matmul_get_c");
   Import<MatmulEnd>::Define(l, "matmul_end");
   Import<MatmulSetHf32>::Define(l, "matmul_set_hf32");

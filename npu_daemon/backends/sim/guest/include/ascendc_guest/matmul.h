@@ -11,7 +11,8 @@
 #include "ascendc_guest/matmul_utils.h"  // after the tensors it names
 
 namespace ascendc_guest {
-ASCENDC_GUEST_IMPORT(matmul_new) int32_t matmul_new(Dtype a, Dtype c, Dtype bias, int32_t mdl, int32_t line);
+// flags: bit 0 MDL; bits 1, 2, 3 A, B, C of a format other than ND (refused where used from GM).
+ASCENDC_GUEST_IMPORT(matmul_new) int32_t matmul_new(Dtype a, Dtype c, Dtype bias, int32_t flags, int32_t line);
 // Init with the guest's TCubeTiling (the shared header's plain struct); from REGIST_MATMUL_OBJ
 // (regist 1) on an AIV of a mixed launch it posts the INIT message to the group's AIC too.
 ASCENDC_GUEST_IMPORT(matmul_init) void matmul_init(int32_t mm, const void* tiling, int32_t regist, int32_t line);
@@ -21,11 +22,22 @@ ASCENDC_GUEST_IMPORT(matmul_serve) int32_t matmul_serve(int32_t line);
 // disables the bias.
 ASCENDC_GUEST_IMPORT(matmul_set_tensor)
 void matmul_set_tensor(int32_t mm, int32_t operand, uint32_t gm, int64_t size, int32_t trans);
-// Shape 0 SetTail(m, n, k), 1 SetOrgShape(m, n, ka, kb).
+// SetTensorA (operand 0) / SetTensorB (1) with a LocalTensor in L1: its byte address, elements and position.
+ASCENDC_GUEST_IMPORT(matmul_set_local)
+void matmul_set_local(int32_t mm, int32_t operand, uint32_t addr, int64_t size, int32_t pos, int32_t trans);
+// Shape 0 SetTail(m, n, k), 1 SetOrgShape(m, n, ka, kb), 2 SetBatchNum(m: batchA, n: batchB).
 ASCENDC_GUEST_IMPORT(matmul_set_shape)
 void matmul_set_shape(int32_t mm, int32_t shape, int32_t m, int32_t n, int32_t ka, int32_t kb);
 ASCENDC_GUEST_IMPORT(matmul_iterate_all)
 void matmul_iterate_all(int32_t mm, uint32_t gm, int64_t size, int32_t enAtomic, int32_t line);
+// IterateBatch: the cube-only form (cube 1, counts of SetBatchNum: shape 2) or the AIV's (batchA, batchB).
+ASCENDC_GUEST_IMPORT(matmul_iterate_batch)
+void matmul_iterate_batch(int32_t mm, uint32_t gm, int64_t size, int32_t cube, int32_t batchA, int32_t batchB,
+                          int32_t sequential, int64_t strideA, int64_t strideB, int32_t partialSum, int32_t enAtomic,
+                          int32_t line);
+// IterateAll into a local tensor of the calling AIV (dst its UB address, size, pos).
+ASCENDC_GUEST_IMPORT(matmul_iterate_all_local)
+void matmul_iterate_all_local(int32_t mm, uint32_t dst, int64_t size, int32_t pos, int32_t enAtomic, int32_t line);
 ASCENDC_GUEST_IMPORT(matmul_iterate) int32_t matmul_iterate(int32_t mm, int32_t sync, int32_t line);
 // GetTensorC into GM (toGm 1: dst, size) or a local tensor (dst, size, pos).
 ASCENDC_GUEST_IMPORT(matmul_get_c)
@@ -75,12 +87,14 @@ class Matmul {
   using Policy = detail::CheckedMatmulPolicy<MATMUL_POLICY, detail::ConfigOf(MM_CFG).doMultiDataLoad>;
   static_assert(Policy::checked);
   static constexpr detail::MatmulPolicyKind kPolicy = Policy::kind;
+  static_assert(detail::GmOrL1(A_TYPE::pos) && detail::GmOrL1(B_TYPE::pos),
+                "Matmul: the simulator models A and B in GM or in L1 (TSCM / A1 / B1); in the UB (VECOUT) they are "
+                "not modelled");
 
  public:
   Matmul(ASCENDC_GUEST_LINE)
       : id_(ascendc_guest::matmul_new(ascendc_guest::DtypeOf<AT>(), ascendc_guest::DtypeOf<CT>(),
-                                      ascendc_guest::DtypeOf<BiasT>(), detail::ConfigOf(MM_CFG).doMultiDataLoad,
-                                      line)) {
+                                      ascendc_guest::DtypeOf<BiasT>(), Flags(), line)) {
     if constexpr (MM_CB::CopyA1Ptr != nullptr) ascendc_guest::matmul_user_copy(id_, 0, FnIndex(MM_CB::CopyA1Ptr));
     if constexpr (MM_CB::CopyB1Ptr != nullptr) ascendc_guest::matmul_user_copy(id_, 1, FnIndex(MM_CB::CopyB1Ptr));
   }
@@ -97,6 +111,15 @@ class Matmul {
   void SetTensorB(const GlobalTensor<BT>& gm, bool isTransposeB = false) {
     ascendc_guest::matmul_set_tensor(id_, 1, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()),
                                      isTransposeB || B_TYPE::isTrans);
+  }
+  // A or B the kernel holds in L1 (the host's Matmul reads it there as NZ and copies nothing in).
+  void SetTensorA(const LocalTensor<AT>& l1, bool isTransposeA = false) {
+    ascendc_guest::matmul_set_local(id_, 0, l1.UbAddr(), static_cast<int64_t>(l1.GetSize()),
+                                    static_cast<int32_t>(l1.GetPosition()), isTransposeA || A_TYPE::isTrans);
+  }
+  void SetTensorB(const LocalTensor<BT>& l1, bool isTransposeB = false) {
+    ascendc_guest::matmul_set_local(id_, 1, l1.UbAddr(), static_cast<int64_t>(l1.GetSize()),
+                                    static_cast<int32_t>(l1.GetPosition()), isTransposeB || B_TYPE::isTrans);
   }
   void SetBias(const GlobalTensor<BiasT>& gm) {
     ascendc_guest::matmul_set_tensor(id_, 2, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()), 0);
@@ -135,6 +158,33 @@ class Matmul {
     (void)enSequentialWrite, (void)waitIterateAll, (void)fakeMsg;
     ascendc_guest::matmul_iterate_all(id_, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()), enAtomic, line);
   }
+  void SetBatchNum(int32_t batchA, int32_t batchB) { ascendc_guest::matmul_set_shape(id_, 2, batchA, batchB, 0, 0); }
+  // The cube-only form (a non-template, so a call with literal flags resolves to it as on the device's
+  // cube-side class) and the mixed kernel's AIV form; the host holds each to its core.
+  void IterateBatch(const GlobalTensor<CT>& gm, bool enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
+                    const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                    const uint32_t matrixStrideC = 0, ASCENDC_GUEST_LINE) {
+    (void)matrixStrideC;
+    ascendc_guest::matmul_iterate_batch(id_, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()), 1, 0, 0,
+                                        enSequentialWrite, matrixStrideA, matrixStrideB, enPartialSum, enAtomic, line);
+  }
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateBatch(const GlobalTensor<CT>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                    const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                    const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                    ASCENDC_GUEST_LINE) {
+    (void)matrixStrideC;
+    static_assert(sync, "Matmul::IterateBatch<false> (asynchronous, WaitIterateBatch) is not modelled");
+    ascendc_guest::matmul_iterate_batch(id_, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()), 0,
+                                        static_cast<int32_t>(batchA), static_cast<int32_t>(batchB), enSequentialWrite,
+                                        matrixStrideA, matrixStrideB, enPartialSum, enAtomic, line);
+  }
+  template <bool sync = true>
+  void IterateAll(const LocalTensor<CT>& ub, uint8_t enAtomic = 0, ASCENDC_GUEST_LINE) {
+    static_assert(sync, "Matmul::IterateAll<false> into a local tensor is not modelled");
+    ascendc_guest::matmul_iterate_all_local(id_, ub.UbAddr(), ub.GetSize(), static_cast<int32_t>(ub.GetPosition()),
+                                            enAtomic, line);
+  }
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false, ASCENDC_GUEST_LINE) {
     (void)enPartialSum;
@@ -156,6 +206,10 @@ class Matmul {
   void End(ASCENDC_GUEST_LINE) { ascendc_guest::matmul_end(id_, line); }
 
  private:
+  static constexpr int32_t Flags() {
+    return (detail::ConfigOf(MM_CFG).doMultiDataLoad ? 1 : 0) | (A_TYPE::format != CubeFormat::ND ? 2 : 0) |
+           (B_TYPE::format != CubeFormat::ND ? 4 : 0) | (C_TYPE::format != CubeFormat::ND ? 8 : 0);
+  }
   static uint32_t FnIndex(ascendc_guest::MatmulUserCopyFn fn) {
     return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(fn));
   }

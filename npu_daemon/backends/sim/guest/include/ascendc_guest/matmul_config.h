@@ -23,6 +23,13 @@ struct MatmulType {
   static constexpr bool isTrans = ISTRANS;
 };
 
+namespace detail {
+// Where the Matmul takes A or B from (its MatmulType's position): GM, or L1 (TSCM, or a queue's A1 / B1).
+constexpr bool GmOrL1(TPosition p) {
+  return p == TPosition::GM || p == TPosition::TSCM || p == TPosition::A1 || p == TPosition::B1;
+}
+}  // namespace detail
+
 enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
 enum BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };  // unscoped, as in CANN's matmul_config.h
 enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
