@@ -101,8 +101,8 @@ void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAcces
 // By the next call the instruction's API has written its destination, with one exception: an API
 // that issues several instructions before it computes (Extract's two GatherMasks) reaches here for
 // the next one first, and the earlier one's bytes are then all as they were. So a write counts as
-// leaving bytes unchanged only when the instruction changed some byte it writes (`settled`): one
-// that changed none stays judged as a write of every byte, as before.
+// leaving bytes unchanged only when the instruction changed some byte of an operand it writes
+// (`settled`): one that changed none stays judged as a write of every byte, as before.
 void RaceChecker::Settle() {
   if (!kept_.held) return;
   kept_.held = false;
@@ -115,7 +115,8 @@ void RaceChecker::Settle() {
     if (!a.write) continue;
     for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b, at += 32) {
       changed.push_back(DiffBits(kept_.before.data() + at, local_ + b * 32) & AccessBits(a, b));
-      settled = settled || changed.back() != 0;
+      // Not a sharedTmpBuffer: IssueVector fills one with 0xFF as it issues, before any value.
+      settled = settled || (changed.back() != 0 && !a.scratch);
     }
   }
   // Bytes no write of this core gave a value hold what the device left there (here: zeros), so a
