@@ -76,6 +76,7 @@ void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAcces
   ++vc[p];
   if (VectorOrDma(p)) traceIndex_[p].push_back(index);
   kept_.accesses.clear();
+  kept_.copied.clear();
   kept_.before.clear();
   for (size_t k = 0; k < n; ++k) {
     const UbAccess& a = acc[k];
@@ -85,7 +86,12 @@ void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAcces
                       static_cast<unsigned long long>(a.addr) + a.bytes);
     if ((a.addr + a.bytes + 31) / 32 > shadow_.size()) shadow_.resize(localBytes_ / 32);
     kept_.accesses.push_back(a);
-    if (a.write) {
+    // Only a write some earlier access is not ordered before can be let pass by its values: the
+    // others' bytes are not copied (their every byte counts as changed), which keeps an ordered
+    // kernel's cost at the clock checks it always paid.
+    const bool exposed = a.write && Exposed(a, p);
+    kept_.copied.push_back(exposed);
+    if (exposed) {
       const uint64_t lo = a.addr / 32 * 32, hi = (uint64_t{a.addr} + a.bytes + 31) / 32 * 32;
       kept_.before.insert(kept_.before.end(), local_ + lo, local_ + hi);
     }
@@ -111,23 +117,31 @@ void RaceChecker::Settle() {
   changed.clear();
   bool settled = false;
   size_t at = 0;
-  for (const UbAccess& a : kept_.accesses) {
+  for (size_t k = 0; k < kept_.accesses.size(); ++k) {
+    const UbAccess& a = kept_.accesses[k];
     if (!a.write) continue;
-    for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b, at += 32) {
+    for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b) {
+      if (!kept_.copied[k]) {  // not compared: every byte it writes counts as changed
+        changed.push_back(AccessBits(a, b));
+        continue;
+      }
       changed.push_back(DiffBits(kept_.before.data() + at, local_ + b * 32) & AccessBits(a, b));
+      at += 32;
       // Not a sharedTmpBuffer: IssueVector fills one with 0xFF as it issues, before any value.
       settled = settled || (changed.back() != 0 && !a.scratch);
     }
   }
   // Bytes no write of this core gave a value hold what the device left there (here: zeros), so a
-  // write to them is never "unchanged"; an instruction that changed a byte wrote all of its range.
+  // write to them is never "unchanged"; an instruction that changed a byte wrote all of its range,
+  // and one not compared is taken as having written it.
   size_t w = 0;
-  for (const UbAccess& a : kept_.accesses) {
+  for (size_t k = 0; k < kept_.accesses.size(); ++k) {
+    const UbAccess& a = kept_.accesses[k];
     if (!a.write) continue;
     for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b, ++w) {
       const uint32_t bits = AccessBits(a, b);
       changed[w] |= bits & ~shadow_[b].defined;
-      if (settled) shadow_[b].defined |= bits;
+      if (settled || !kept_.copied[k]) shadow_[b].defined |= bits;
     }
   }
   settled = settled && !strict;
@@ -135,6 +149,17 @@ void RaceChecker::Settle() {
   for (const UbAccess& a : kept_.accesses)
     for (uint64_t b = a.addr / 32; b <= (uint64_t{a.addr} + a.bytes - 1) / 32; ++b)
       Access(static_cast<uint32_t>(b), a, a.write ? changed[w++] : 0, settled);
+}
+
+bool RaceChecker::Exposed(const UbAccess& a, int p) const {
+  const Clock& vc = vc_[p];
+  for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b) {
+    const Block& blk = shadow_[b];
+    if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) return true;
+    for (int q = 0; q < kPipes; ++q)
+      if (q != p && blk.readClock[q] > vc[q]) return true;
+  }
+  return false;
 }
 
 void RaceChecker::Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled) {

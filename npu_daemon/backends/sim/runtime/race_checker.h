@@ -22,7 +22,8 @@
 // either reads or what memory ends up holding, whichever runs first: such a pair is a warning
 // (named, counted), not a race, outside strict mode. The values are the emulation's local memory,
 // compared once the instruction has written it: an instruction is checked when the core's next
-// call reaches the checker (Settle), against a copy of its destination blocks taken at issue.
+// call reaches the checker (Settle), against a copy of its destination blocks taken at issue (only
+// of a write that an earlier access is not ordered before: the others count as changing every byte).
 //
 // Across cores, blocks run one at a time between SyncAlls (scheduler.h), and at every SyncAll the GM
 // footprints of the epoch are compared: a write overlapping another block's access is a race unless
@@ -112,6 +113,9 @@ class RaceChecker {
   // The checks of one access of the kept instruction on block `b` (`changed`: the bytes of the
   // block its write changed, `settled`: whether those can be trusted, see Settle).
   void Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled);
+  // Whether a write of pipe `p` has a block some earlier access of another pipe is not ordered
+  // before (its values can only matter then).
+  bool Exposed(const UbAccess& a, int p) const;
   struct Snapshot {
     Clock clock;
     int64_t setIndex;
@@ -138,7 +142,8 @@ class RaceChecker {
     SrcLoc loc{};
     const char* api = nullptr;
     std::vector<UbAccess> accesses;
-    std::vector<uint8_t> before;  // each written access's whole blocks, in order
+    std::vector<uint8_t> copied;  // per access: a write whose bytes were copied (Exposed)
+    std::vector<uint8_t> before;  // each copied access's whole blocks, in order
   } kept_;
   std::vector<uint32_t> changed_;  // Settle's: the bytes each written block changed, in `before`'s order
   uint64_t sameValue_ = 0;         // pairs SameValue let pass on this core
