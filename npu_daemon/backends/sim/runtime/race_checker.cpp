@@ -119,36 +119,50 @@ void RaceChecker::Settle() {
   size_t at = 0;
   for (size_t k = 0; k < kept_.accesses.size(); ++k) {
     const UbAccess& a = kept_.accesses[k];
-    if (!a.write) continue;
-    for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b) {
-      if (!kept_.copied[k]) {  // not compared: every byte it writes counts as changed
-        changed.push_back(AccessBits(a, b));
-        continue;
-      }
+    if (!kept_.copied[k]) continue;
+    for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b, at += 32) {
       changed.push_back(DiffBits(kept_.before.data() + at, local_ + b * 32) & AccessBits(a, b));
-      at += 32;
       // Not a sharedTmpBuffer: IssueVector fills one with 0xFF as it issues, before any value.
       settled = settled || (changed.back() != 0 && !a.scratch);
     }
   }
   // Bytes no write of this core gave a value hold what the device left there (here: zeros), so a
-  // write to them is never "unchanged"; an instruction that changed a byte wrote all of its range,
-  // and one not compared is taken as having written it.
+  // write to them is never "unchanged"; an instruction that changed a byte wrote all of its range.
   size_t w = 0;
   for (size_t k = 0; k < kept_.accesses.size(); ++k) {
     const UbAccess& a = kept_.accesses[k];
-    if (!a.write) continue;
+    if (!kept_.copied[k]) continue;
     for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b, ++w) {
       const uint32_t bits = AccessBits(a, b);
       changed[w] |= bits & ~shadow_[b].defined;
-      if (settled || !kept_.copied[k]) shadow_[b].defined |= bits;
+      if (settled) shadow_[b].defined |= bits;
     }
   }
   settled = settled && !strict;
   w = 0;
-  for (const UbAccess& a : kept_.accesses)
-    for (uint64_t b = a.addr / 32; b <= (uint64_t{a.addr} + a.bytes - 1) / 32; ++b)
-      Access(static_cast<uint32_t>(b), a, a.write ? changed[w++] : 0, settled);
+  for (size_t k = 0; k < kept_.accesses.size(); ++k) {
+    const UbAccess& a = kept_.accesses[k];
+    for (uint64_t b = a.addr / 32; b <= (uint64_t{a.addr} + a.bytes - 1) / 32; ++b) {
+      if (a.write && !kept_.copied[k])
+        Written(static_cast<uint32_t>(b), a);
+      else
+        Access(static_cast<uint32_t>(b), a, a.write ? changed[w++] : 0, settled);
+    }
+  }
+}
+
+// A write no earlier access of another pipe is unordered with (not Exposed): no conflict to check,
+// its every byte taken as changed and given a value.
+void RaceChecker::Written(uint32_t b, const UbAccess& a) {
+  Block& blk = shadow_[b];
+  const uint32_t bits = AccessBits(a, b);
+  const uint32_t writeChanged = blk.writeChanged | bits, defined = blk.defined | bits;
+  blk = Block{};
+  blk.writer = static_cast<uint8_t>(kept_.pipe);
+  blk.writeClock = vc_[kept_.pipe][kept_.pipe];
+  blk.writeSite = kept_.site;
+  blk.writeChanged = writeChanged;
+  blk.defined = defined;
 }
 
 bool RaceChecker::Exposed(const UbAccess& a, int p) const {
@@ -215,20 +229,25 @@ void RaceChecker::Access(uint32_t b, const UbAccess& a, uint32_t changed, bool s
     blk.silent |= static_cast<uint8_t>(1u << p);
     return;
   }
-  const Block old = blk;
-  blk = Block{};
-  for (int q = 0; q < kPipes; ++q)
-    if (keep >> q & 1u) {
-      blk.readClock[q] = old.readClock[q];
-      blk.readSite[q] = old.readSite[q];
-      blk.readMask[q] = old.readMask[q];
-      blk.silent |= old.silent & static_cast<uint8_t>(1u << q);
-    }
+  const uint32_t writeChanged = blk.writeChanged | (settled ? changed : bits), defined = blk.defined;
+  if (keep == 0) {
+    blk = Block{};
+  } else {  // rare: a copy of the whole block is not paid on every write
+    const Block old = blk;
+    blk = Block{};
+    for (int q = 0; q < kPipes; ++q)
+      if (keep >> q & 1u) {
+        blk.readClock[q] = old.readClock[q];
+        blk.readSite[q] = old.readSite[q];
+        blk.readMask[q] = old.readMask[q];
+        blk.silent |= old.silent & static_cast<uint8_t>(1u << q);
+      }
+  }
   blk.writer = static_cast<uint8_t>(p);
   blk.writeClock = vc[p];
   blk.writeSite = kept_.site;
-  blk.writeChanged = old.writeChanged | (settled ? changed : bits);
-  blk.defined = old.defined;
+  blk.writeChanged = writeChanged;
+  blk.defined = defined;
 }
 
 void RaceChecker::SameValue(const SrcLoc& loc, const std::string& what) {

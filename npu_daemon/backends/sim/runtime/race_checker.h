@@ -116,6 +116,7 @@ class RaceChecker {
   // Whether a write of pipe `p` has a block some earlier access of another pipe is not ordered
   // before (its values can only matter then).
   bool Exposed(const UbAccess& a, int p) const;
+  void Written(uint32_t b, const UbAccess& a);
   struct Snapshot {
     Clock clock;
     int64_t setIndex;
