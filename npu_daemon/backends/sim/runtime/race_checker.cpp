@@ -2,6 +2,8 @@
 // across cores.
 #include "race_checker.h"
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -16,8 +18,8 @@ std::string Describe(const Site& s) {
 }
 
 RaceChecker::RaceChecker(const std::vector<Site>& sites, std::vector<TimedPair>& timed, uint32_t ubBytes,
-                         uint64_t localBytes)
-    : sites_(sites), timed_(timed), localBytes_(localBytes), shadow_(ubBytes / 32) {}
+                         uint64_t localBytes, const uint8_t* local)
+    : sites_(sites), timed_(timed), localBytes_(localBytes), local_(local), shadow_(ubBytes / 32) {}
 
 void RaceChecker::Join(Clock& into, const Clock& from) {
   for (int i = 0; i < kPipes; ++i) into[i] = std::max(into[i], from[i]);
@@ -30,13 +32,52 @@ RaceChecker::Block& RaceChecker::ShadowOf(uint32_t addr) {
 
 static bool VectorOrDma(int p) { return p == PIPE_V || p == PIPE_MTE2 || p == PIPE_MTE3; }
 
+namespace {
+
+// Bits of block `b` (bit i: byte i) in [from, to).
+uint32_t BlockBits(uint64_t b, uint64_t from, uint64_t to) {
+  const uint64_t lo = std::max(from, b * 32), hi = std::min(to, b * 32 + 32);
+  if (lo >= hi) return 0;
+  const uint64_t n = hi - lo;
+  return (n == 32 ? ~0u : (1u << n) - 1) << (lo - b * 32);
+}
+
+// The bytes of block `b` access `a` touches: its range, or its rows.
+uint32_t AccessBits(const UbAccess& a, uint64_t b) {
+  const uint64_t end = uint64_t{a.addr} + a.bytes;
+  if (a.pitch == 0) return BlockBits(b, a.addr, end);
+  uint32_t bits = 0;
+  const uint64_t lo = b * 32;
+  uint64_t r = lo >= a.addr + uint64_t{a.rowBytes} ? (lo - a.addr - a.rowBytes) / a.pitch : 0;
+  for (uint64_t at = a.addr + r * a.pitch; at < lo + 32 && at < end; at += a.pitch)
+    bits |= BlockBits(b, at, std::min(at + a.rowBytes, end));
+  return bits;
+}
+
+// The bytes that differ between two 32 B blocks.
+uint32_t DiffBits(const uint8_t* x, const uint8_t* y) {
+  const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x));
+  const __m128i y0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y));
+  const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + 16));
+  const __m128i y1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y + 16));
+  const auto same0 = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x0, y0)));
+  const auto same1 = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x1, y1)));
+  return ~(same0 | same1 << 16);
+}
+
+}  // namespace
+
 void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAccess* acc, size_t n, const SrcLoc& loc,
                               const char* api) {
+  Settle();
   if (p == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);  // compiler-inserted S -> V sync
   Clock& vc = vc_[p];
   Join(vc, issued_);
   ++vc[p];
   if (VectorOrDma(p)) traceIndex_[p].push_back(index);
+  kept_.accesses.clear();
+  kept_.copied.clear();
+  kept_.before.clear();
   for (size_t k = 0; k < n; ++k) {
     const UbAccess& a = acc[k];
     if (a.bytes == 0) continue;
@@ -44,35 +85,175 @@ void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAcces
                       "%s: UB range [%u, %llu) outside the Unified Buffer", api, a.addr,
                       static_cast<unsigned long long>(a.addr) + a.bytes);
     if ((a.addr + a.bytes + 31) / 32 > shadow_.size()) shadow_.resize(localBytes_ / 32);
-    for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
-      Block& blk = shadow_[b];
-      // Messages are built on a conflict only: this loop runs for every block of every access.
-      const auto range = [b] { return " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")"; };
-      if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer] &&
-          !ByTiming(blk.writer, blk.writeClock, p, index, b, a.write, true)) {
-        const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range() +
-                                 " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) +
-                                 " may still be writing it";
-        Conflict(blk.writer, p, loc, what);
-      }
-      if (a.write) {
-        for (int q = 0; q < kPipes; ++q)
-          if (q != p && blk.readClock[q] > vc[q] && !ByTiming(q, blk.readClock[q], p, index, b, true, false)) {
-            // Scalar reads keep no site (asked for on writes only, for speed).
-            const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
-            const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range() + " while " +
-                                     reader + " on " + PipeName(q) + " may still be reading it";
-            Conflict(q, p, loc, what);
-          }
-        blk = Block{};
-        blk.writer = static_cast<uint8_t>(p);
-        blk.writeClock = vc[p];
-        blk.writeSite = site;
-      } else {
-        blk.readClock[p] = vc[p];
-        blk.readSite[p] = site;
+    kept_.accesses.push_back(a);
+    // Only a write some earlier access is not ordered before can be let pass by its values: the
+    // others' bytes are not copied (their every byte counts as changed), which keeps an ordered
+    // kernel's cost at the clock checks it always paid.
+    const bool exposed = a.write && Exposed(a, p);
+    kept_.copied.push_back(exposed);
+    if (exposed) {
+      const uint64_t lo = a.addr / 32 * 32, hi = (uint64_t{a.addr} + a.bytes + 31) / 32 * 32;
+      kept_.before.insert(kept_.before.end(), local_ + lo, local_ + hi);
+    }
+  }
+  kept_.held = true;
+  kept_.pipe = p;
+  kept_.site = site;
+  kept_.index = index;
+  kept_.loc = loc;
+  kept_.api = api;
+}
+
+// By the next call the instruction's API has written its destination, with one exception: an API
+// that issues several instructions before it computes (Extract's two GatherMasks) reaches here for
+// the next one first, and the earlier one's bytes are then all as they were. So a write counts as
+// leaving bytes unchanged only when the instruction changed some byte of an operand it writes
+// (`settled`): one that changed none stays judged as a write of every byte, as before.
+void RaceChecker::Settle() {
+  if (!kept_.held) return;
+  kept_.held = false;
+  const bool strict = SimStrict();
+  std::vector<uint32_t>& changed = changed_;
+  changed.clear();
+  bool settled = false;
+  size_t at = 0;
+  for (size_t k = 0; k < kept_.accesses.size(); ++k) {
+    const UbAccess& a = kept_.accesses[k];
+    if (!kept_.copied[k]) continue;
+    for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b, at += 32) {
+      changed.push_back(DiffBits(kept_.before.data() + at, local_ + b * 32) & AccessBits(a, b));
+      // Not a sharedTmpBuffer: IssueVector fills one with 0xFF as it issues, before any value.
+      settled = settled || (changed.back() != 0 && !a.scratch);
+    }
+  }
+  // Bytes no write of this core gave a value hold what the device left there (here: zeros), so a
+  // write to them is never "unchanged"; an instruction that changed a byte wrote all of its range.
+  size_t w = 0;
+  for (size_t k = 0; k < kept_.accesses.size(); ++k) {
+    const UbAccess& a = kept_.accesses[k];
+    if (!kept_.copied[k]) continue;
+    for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b, ++w) {
+      const uint32_t bits = AccessBits(a, b);
+      changed[w] |= bits & ~shadow_[b].defined;
+      if (settled) shadow_[b].defined |= bits;
+    }
+  }
+  settled = settled && !strict;
+  w = 0;
+  for (size_t k = 0; k < kept_.accesses.size(); ++k) {
+    const UbAccess& a = kept_.accesses[k];
+    for (uint64_t b = a.addr / 32; b <= (uint64_t{a.addr} + a.bytes - 1) / 32; ++b) {
+      if (a.write && !kept_.copied[k])
+        Written(static_cast<uint32_t>(b), a);
+      else
+        Access(static_cast<uint32_t>(b), a, a.write ? changed[w++] : 0, settled);
+    }
+  }
+}
+
+// A write no earlier access of another pipe is unordered with (not Exposed): no conflict to check,
+// its every byte taken as changed and given a value.
+void RaceChecker::Written(uint32_t b, const UbAccess& a) {
+  Block& blk = shadow_[b];
+  const uint32_t bits = AccessBits(a, b);
+  const uint32_t writeChanged = blk.writeChanged | bits, defined = blk.defined | bits;
+  blk = Block{};
+  blk.writer = static_cast<uint8_t>(kept_.pipe);
+  blk.writeClock = vc_[kept_.pipe][kept_.pipe];
+  blk.writeSite = kept_.site;
+  blk.writeChanged = writeChanged;
+  blk.defined = defined;
+}
+
+bool RaceChecker::Exposed(const UbAccess& a, int p) const {
+  const Clock& vc = vc_[p];
+  for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b) {
+    const Block& blk = shadow_[b];
+    if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) return true;
+    for (int q = 0; q < kPipes; ++q)
+      if (q != p && blk.readClock[q] > vc[q]) return true;
+  }
+  return false;
+}
+
+void RaceChecker::Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled) {
+  const int p = kept_.pipe;
+  const int64_t index = kept_.index;
+  const SrcLoc& loc = kept_.loc;
+  const char* api = kept_.api;
+  Clock& vc = vc_[p];
+  Block& blk = shadow_[b];
+  const uint32_t bits = AccessBits(a, b);
+  // Messages are built on a conflict only: this runs for every block of every access.
+  const auto range = [b] { return " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")"; };
+  // A write that changed none of its bytes here: it cannot change what another access reads or
+  // what the block ends up holding, and is recorded as a read (a later write must not pass it).
+  const bool silent = a.write && settled && changed == 0;
+  if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) {
+    const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range() +
+                             " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) +
+                             " may still be writing it";
+    if (silent || (!a.write && !SimStrict() && (blk.writeChanged & bits) == 0))
+      SameValue(loc, what);
+    else if (!ByTiming(blk.writer, blk.writeClock, p, index, b, a.write, true))
+      Conflict(blk.writer, p, loc, what);
+  }
+  if (!a.write) {
+    for (int q = 0; q < kPipes; ++q)  // an unordered same-value write before this read: counted
+      if (q != p && (blk.silent >> q & 1u) && blk.readClock[q] > vc[q])
+        SameValue(loc, std::string(api) + " on " + PipeName(p) + " reads" + range() + " while " +
+                           Describe(sites_[blk.readSite[q]]) + " on " + PipeName(q) + " may still be writing it");
+    blk.readClock[p] = vc[p];
+    blk.readSite[p] = kept_.site;
+    blk.readMask[p] |= bits;
+    return;
+  }
+  uint32_t keep = 0;  // readers a same-value write let pass: their records stay
+  for (int q = 0; q < kPipes; ++q)
+    if (q != p && blk.readClock[q] > vc[q]) {
+      // Scalar reads keep no site (asked for on writes only, for speed).
+      const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
+      const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range() + " while " + reader +
+                               " on " + PipeName(q) + " may still be reading it";
+      if (settled && (changed & blk.readMask[q]) == 0) {
+        SameValue(loc, what);
+        keep |= 1u << q;
+      } else if (!ByTiming(q, blk.readClock[q], p, index, b, true, false)) {
+        Conflict(q, p, loc, what);
       }
     }
+  if (silent) {
+    blk.readClock[p] = vc[p];
+    blk.readSite[p] = kept_.site;
+    blk.readMask[p] |= bits;
+    blk.silent |= static_cast<uint8_t>(1u << p);
+    return;
+  }
+  const uint32_t writeChanged = blk.writeChanged | (settled ? changed : bits), defined = blk.defined;
+  if (keep == 0) {
+    blk = Block{};
+  } else {  // rare: a copy of the whole block is not paid on every write
+    const Block old = blk;
+    blk = Block{};
+    for (int q = 0; q < kPipes; ++q)
+      if (keep >> q & 1u) {
+        blk.readClock[q] = old.readClock[q];
+        blk.readSite[q] = old.readSite[q];
+        blk.readMask[q] = old.readMask[q];
+        blk.silent |= old.silent & static_cast<uint8_t>(1u << q);
+      }
+  }
+  blk.writer = static_cast<uint8_t>(p);
+  blk.writeClock = vc[p];
+  blk.writeSite = kept_.site;
+  blk.writeChanged = writeChanged;
+  blk.defined = defined;
+}
+
+void RaceChecker::SameValue(const SrcLoc& loc, const std::string& what) {
+  if (sameValue_++ == 0) {
+    sameValueLoc_ = loc;
+    sameValueWhat_ = what;
   }
 }
 
@@ -97,7 +278,8 @@ bool RaceChecker::ByTiming(int from, uint32_t clock, int to, int64_t index, uint
   return true;
 }
 
-bool RaceChecker::VectorAhead() const {
+bool RaceChecker::VectorAhead() {
+  Settle();
   // PIPE_V has done or waited for work the scalar unit has not seen.
   for (int q = 0; q < kPipes; ++q)
     if (vc_[PIPE_V][q] > vc_[PIPE_S][q]) return true;
@@ -106,17 +288,20 @@ bool RaceChecker::VectorAhead() const {
 
 // It also carries what PIPE_V waited for (WaitFlag<MTE2_V> then GetValue is ordered on the device).
 void RaceChecker::SyncVectorToScalar() {
+  Settle();
   Join(vc_[PIPE_S], vc_[PIPE_V]);
   Join(issued_, vc_[PIPE_V]);
 }
 
 void RaceChecker::SetFlag(int src, int dst, uint64_t key, int64_t setIndex, uint32_t site) {
+  Settle();
   if (src == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);
   Join(vc_[src], issued_);
   flags_[{src, dst, key}].push_back({vc_[src], setIndex, site});
 }
 
 int64_t RaceChecker::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
+  Settle();
   auto it = flags_.find({src, dst, key});
   if (it == flags_.end() || it->second.empty())
     Fail(Status::RUNTIME_ERROR, loc, "%s(%s -> %s, id %llu) has no earlier SetFlag to match: %s would wait forever",
@@ -129,6 +314,7 @@ int64_t RaceChecker::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc,
 }
 
 void RaceChecker::Barrier(int pipe) {
+  Settle();
   if (pipe != PIPE_ALL) return;
   Clock all{};
   for (const Clock& c : vc_) Join(all, c);
@@ -175,7 +361,13 @@ void RaceChecker::ForgetGm() {
   gmReads_.clear();
 }
 
-void RaceChecker::Finish() const {
+void RaceChecker::Finish() {
+  Settle();
+  if (sameValue_ != 0)
+    DeviceTolerated(sameValueLoc_,
+                    "%s with no flag, but the write leaves every byte the other touches as it was, so the result "
+                    "does not depend on their order (%llu such pairs on this core)",
+                    sameValueWhat_.c_str(), static_cast<unsigned long long>(sameValue_));
   for (const auto& [flag, pending] : flags_) {
     const uint64_t key = std::get<2>(flag);
     const bool queueFlag = key >> 63;

@@ -18,6 +18,12 @@
 // Each 32 B block of local memory remembers its last writer and its last reader per pipe; an access
 // whose earlier conflicting access is not ordered before it is a race. GM is checked the same way
 // between the DMA pipes of the core.
+// A conflict whose write leaves every byte the other access touches as it was cannot change what
+// either reads or what memory ends up holding, whichever runs first: such a pair is a warning
+// (named, counted), not a race, outside strict mode. The values are the emulation's local memory,
+// compared once the instruction has written it: an instruction is checked when the core's next
+// call reaches the checker (Settle), against a copy of its destination blocks taken at issue (only
+// of a write that an earlier access is not ordered before: the others count as changing every byte).
 //
 // Across cores, blocks run one at a time between SyncAlls (scheduler.h), and at every SyncAll the GM
 // footprints of the epoch are compared: a write overlapping another block's access is a race unless
@@ -43,19 +49,27 @@ class RaceChecker {
   // of the core's local memory, `ubBytes` the Unified Buffer's (the shadow grows past it on the first
   // cube-buffer access).
   // `timed` receives the pairs left to the timeline.
-  RaceChecker(const std::vector<Site>& sites, std::vector<TimedPair>& timed, uint32_t ubBytes, uint64_t localBytes);
+  // `local` the core's local memory as the emulation writes it (the bytes compared).
+  RaceChecker(const std::vector<Site>& sites, std::vector<TimedPair>& timed, uint32_t ubBytes, uint64_t localBytes,
+              const uint8_t* local);
 
   // A pipe instruction on `pipe`, trace index `index`, with its local-memory accesses: ticks the
-  // pipe's clock, fails on a race, and records the accesses.
+  // pipe's clock and keeps the instruction and its destination's bytes until the next Settle,
+  // which fails on a race and records the accesses.
   void Instruction(int pipe, uint32_t site, int64_t index, const UbAccess* accesses, size_t n, const SrcLoc& loc,
                    const char* api);
+  // Checks the kept instruction against the bytes it wrote. Every entry below that orders or reads
+  // local memory calls it first; GmAccess does not (a DMA records its GM side before it copies).
   // The scalar unit: whether PIPE_V is ahead of it (the compiler then syncs V -> S before a scalar
   // UB access), that sync, and the access itself (ticks PIPE_S; `site` is asked for on a write only).
-  bool VectorAhead() const;
+  bool VectorAhead();
   void SyncVectorToScalar();
   // A V -> S sync the library issues inside an API (not the compiler's before a scalar access):
   // every instruction issued afterwards follows what PIPE_V has done.
-  void LibraryVectorToScalar() { Join(issued_, vc_[PIPE_V]); }
+  void LibraryVectorToScalar() {
+    Settle();
+    Join(issued_, vc_[PIPE_V]);
+  }
   template <typename SiteOf>
   void ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, const char* api, SiteOf site);
   // Flags: `setIndex` is the trace index of the SetFlag, returned by the matching WaitFlag.
@@ -64,8 +78,9 @@ class RaceChecker {
   void Barrier(int pipe);
   // A DMA pipe's GM access, checked against the other DMA pipes of the core.
   void GmAccess(int pipe, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api);
-  void ForgetGm();      // at SyncAll: everything before is complete
-  void Finish() const;  // end of kernel: a flag set and never waited for is an error
+  void Settle();
+  void ForgetGm();  // at SyncAll: everything before is complete
+  void Finish();    // end of kernel: a flag set and never waited for is an error
 
  private:
   using Clock = std::array<uint32_t, kPipes>;
@@ -76,6 +91,13 @@ class RaceChecker {
     uint32_t writeSite = 0;
     uint32_t readClock[kPipes] = {};
     uint32_t readSite[kPipes] = {};
+    // Bit i is byte i of the block: what each pipe's reads since the last write touched, what
+    // the writes since the block's first changed (a union: the checker keeps one writer), and
+    // which bytes a write of this core has given a value (the rest hold what the device left).
+    uint32_t readMask[kPipes] = {};
+    uint32_t writeChanged = 0;
+    uint32_t defined = 0;
+    uint8_t silent = 0;  // bit q: pipe q's read record is (or follows) a write of unchanged bytes
   };
   Block& ShadowOf(uint32_t addr);
   // An access of pipe `to` that `from`'s earlier access is not ordered before (`what` says both):
@@ -86,6 +108,15 @@ class RaceChecker {
   // `index` of pipe `to`) over the 32 B block `block`: left to the timeline (true), or not (strict
   // mode, other pipes).
   bool ByTiming(int from, uint32_t clock, int to, int64_t index, uint32_t block, bool secondWrites, bool firstWrites);
+  // An unordered pair whose write leaves the other access's bytes unchanged: counted, the first named.
+  void SameValue(const SrcLoc& loc, const std::string& what);
+  // The checks of one access of the kept instruction on block `b` (`changed`: the bytes of the
+  // block its write changed, `settled`: whether those can be trusted, see Settle).
+  void Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled);
+  // Whether a write of pipe `p` has a block some earlier access of another pipe is not ordered
+  // before (its values can only matter then).
+  bool Exposed(const UbAccess& a, int p) const;
+  void Written(uint32_t b, const UbAccess& a);
   struct Snapshot {
     Clock clock;
     int64_t setIndex;
@@ -102,6 +133,23 @@ class RaceChecker {
   const std::vector<Site>& sites_;
   std::vector<TimedPair>& timed_;
   uint64_t localBytes_;
+  const uint8_t* local_;
+  // The instruction Instruction kept for Settle, and its destination blocks' bytes at issue.
+  struct Kept {
+    bool held = false;
+    int pipe = 0;
+    uint32_t site = 0;
+    int64_t index = 0;
+    SrcLoc loc{};
+    const char* api = nullptr;
+    std::vector<UbAccess> accesses;
+    std::vector<uint8_t> copied;  // per access: a write whose bytes were copied (Exposed)
+    std::vector<uint8_t> before;  // each copied access's whole blocks, in order
+  } kept_;
+  std::vector<uint32_t> changed_;  // Settle's: the bytes each written block changed, in `before`'s order
+  uint64_t sameValue_ = 0;         // pairs SameValue let pass on this core
+  SrcLoc sameValueLoc_{};
+  std::string sameValueWhat_;
   std::vector<int64_t> traceIndex_[kPipes];  // V, MTE2, MTE3: trace index of the pipe's instruction by clock
   Clock vc_[kPipes] = {};
   Clock issued_ = {};  // what the scalar unit waited for: every instruction issued from now on follows it
@@ -116,6 +164,7 @@ std::string Describe(const Site& s);
 
 template <typename SiteOf>
 void RaceChecker::ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, const char* api, SiteOf site) {
+  Settle();
   Clock& vc = vc_[PIPE_S];
   ++vc[PIPE_S];
   Block& blk = ShadowOf(addr);
@@ -132,12 +181,15 @@ void RaceChecker::ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, con
                                  Describe(sites_[blk.readSite[q]]) + " on " + PipeName(q) + " may still be reading it";
         Conflict(q, PIPE_S, loc, what);
       }
-    // Scalar writes are sub-block: keep the block's history, record the scalar as its writer.
+    // Scalar writes are sub-block: keep the block's history, record the scalar as its writer. Its
+    // bytes are not compared (the store runs after this check): taken as changing every byte.
     blk.writer = PIPE_S;
     blk.writeClock = vc[PIPE_S];
     blk.writeSite = site();
+    blk.writeChanged = ~0u;
   } else {
     blk.readClock[PIPE_S] = vc[PIPE_S];
+    blk.readMask[PIPE_S] = ~0u;
   }
 }
 
