@@ -54,6 +54,9 @@ uint32_t AccessBits(const UbAccess& a, uint64_t b) {
   return bits;
 }
 
+// " UB [from, to)" of block `b`, for messages.
+std::string Range(uint64_t b) { return " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")"; }
+
 // The bytes that differ between two 32 B blocks.
 uint32_t DiffBits(const uint8_t* x, const uint8_t* y) {
   const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x));
@@ -75,9 +78,6 @@ void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAcces
   Join(vc, issued_);
   ++vc[p];
   if (VectorOrDma(p)) traceIndex_[p].push_back(index);
-  kept_.accesses.clear();
-  kept_.copied.clear();
-  kept_.before.clear();
   for (size_t k = 0; k < n; ++k) {
     const UbAccess& a = acc[k];
     if (a.bytes == 0) continue;
@@ -85,127 +85,159 @@ void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAcces
                       "%s: UB range [%u, %llu) outside the Unified Buffer", api, a.addr,
                       static_cast<unsigned long long>(a.addr) + a.bytes);
     if ((a.addr + a.bytes + 31) / 32 > shadow_.size()) shadow_.resize(localBytes_ / 32);
-    kept_.accesses.push_back(a);
-    // Only a write some earlier access is not ordered before can be let pass by its values: the
-    // others' bytes are not copied (their every byte counts as changed), which keeps an ordered
-    // kernel's cost at the clock checks it always paid.
-    const bool exposed = a.write && Exposed(a, p);
-    kept_.copied.push_back(exposed);
-    if (exposed) {
-      const uint64_t lo = a.addr / 32 * 32, hi = (uint64_t{a.addr} + a.bytes + 31) / 32 * 32;
-      kept_.before.insert(kept_.before.end(), local_ + lo, local_ + hi);
+    if (!a.write) LogRead(p, vc[p], a);
+    for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
+      Block& blk = shadow_[b];
+      if (kept_.held) {  // past the first write with an unordered pair: the rest waits for Settle, in order
+        Keep(p, b, a, k);
+        continue;
+      }
+      const bool afterWrite = blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer];
+      if (!a.write) {
+        // Messages are built on a conflict only: this loop runs for every block of every access.
+        if (afterWrite) WriterConflict(b, a, p, index, loc, api, false);
+        if (blk.silent != 0) SilentReads(b, p, loc, api);
+        blk.readClock[p] = vc[p];
+        blk.readSite[p] = site;
+        continue;
+      }
+      bool unordered = afterWrite;
+      for (int q = 0; q < kPipes; ++q) unordered = unordered || (q != p && blk.readClock[q] > vc[q]);
+      if (unordered) {  // rare: judged once the API has written, against the bytes copied here
+        Hold(p, site, index, loc, api);
+        Keep(p, b, a, k);
+        continue;
+      }
+      const uint32_t defined = blk.defined | AccessBits(a, b);
+      blk = Block{};
+      blk.writer = static_cast<uint8_t>(p);
+      blk.writeClock = vc[p];
+      blk.writeSite = site;
+      blk.defined = defined;
     }
   }
+}
+
+// A block of the kept instruction, in issue order; a write with an unordered pair has its bytes
+// copied (the only blocks whose values can matter: Settle takes the others as changing every byte).
+void RaceChecker::Hold(int p, uint32_t site, int64_t index, const SrcLoc& loc, const char* api) {
   kept_.held = true;
   kept_.pipe = p;
   kept_.site = site;
   kept_.index = index;
   kept_.loc = loc;
   kept_.api = api;
+  kept_.last = SIZE_MAX;
+  kept_.accesses.clear();
+  kept_.blocks.clear();
+  kept_.before.clear();
+}
+
+void RaceChecker::Keep(int p, uint32_t b, const UbAccess& a, size_t k) {
+  if (kept_.last != k) {
+    kept_.accesses.push_back(a);
+    kept_.last = k;
+  }
+  const Block& blk = shadow_[b];
+  const Clock& vc = vc_[p];
+  bool copy = a.write && blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer];
+  for (int q = 0; a.write && q < kPipes; ++q) copy = copy || (q != p && blk.readClock[q] > vc[q]);
+  kept_.blocks.push_back({static_cast<uint32_t>(kept_.accesses.size() - 1), b, copy});
+  if (copy) kept_.before.insert(kept_.before.end(), local_ + uint64_t{b} * 32, local_ + uint64_t{b} * 32 + 32);
+}
+
+void RaceChecker::LogRead(int p, uint32_t clock, const UbAccess& a) {
+  ReadLog& log = reads_[p];
+  if (log.ring.size() < kReadLog)
+    log.ring.push_back({clock, a});
+  else
+    log.ring[log.next] = {clock, a};
+  log.next = (log.next + 1) & (kReadLog - 1);
+}
+
+// The bytes of block `b` pipe `q` read after its clock `after` (the reads a write of another pipe
+// is not ordered after); every byte when the log no longer reaches back that far, or for the
+// scalar unit, whose reads are not logged.
+uint32_t RaceChecker::ReadBytes(int q, uint32_t b, uint32_t after) const {
+  const ReadLog& log = reads_[q];
+  if (q == PIPE_S) return ~0u;
+  uint32_t bits = 0;
+  const size_t n = log.ring.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Read& r = log.ring[(log.next + n - 1 - i) % n];
+    if (r.clock <= after) return bits;
+    bits |= AccessBits(r.access, b);
+  }
+  return n < kReadLog ? bits : ~0u;
 }
 
 // By the next call the instruction's API has written its destination, with one exception: an API
 // that issues several instructions before it computes (Extract's two GatherMasks) reaches here for
 // the next one first, and the earlier one's bytes are then all as they were. So a write counts as
-// leaving bytes unchanged only when the instruction changed some byte of an operand it writes
+// leaving bytes unchanged only when the instruction changed some byte of a copied block it writes
 // (`settled`): one that changed none stays judged as a write of every byte, as before.
-void RaceChecker::Settle() {
-  if (!kept_.held) return;
+void RaceChecker::Judge() {
   kept_.held = false;
-  const bool strict = SimStrict();
-  std::vector<uint32_t>& changed = changed_;
-  changed.clear();
+  changed_.clear();
   bool settled = false;
   size_t at = 0;
-  for (size_t k = 0; k < kept_.accesses.size(); ++k) {
-    const UbAccess& a = kept_.accesses[k];
-    if (!kept_.copied[k]) continue;
-    for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b, at += 32) {
-      changed.push_back(DiffBits(kept_.before.data() + at, local_ + b * 32) & AccessBits(a, b));
-      // Not a sharedTmpBuffer: IssueVector fills one with 0xFF as it issues, before any value.
-      settled = settled || (changed.back() != 0 && !a.scratch);
-    }
+  for (const KeptBlock& k : kept_.blocks) {
+    if (!k.copied) continue;
+    const UbAccess& a = kept_.accesses[k.access];
+    const uint32_t bits = AccessBits(a, k.block);
+    const uint32_t changed = DiffBits(kept_.before.data() + at, local_ + uint64_t{k.block} * 32) & bits;
+    at += 32;
+    // Not a sharedTmpBuffer: IssueVector fills one with 0xFF as it issues, before any value.
+    settled = settled || (changed != 0 && !a.scratch);
+    // Bytes no write of this core gave a value hold what the device left there (here: zeros), so
+    // a write to them is never "unchanged".
+    changed_.push_back(changed | (bits & ~shadow_[k.block].defined));
   }
-  // Bytes no write of this core gave a value hold what the device left there (here: zeros), so a
-  // write to them is never "unchanged"; an instruction that changed a byte wrote all of its range.
-  size_t w = 0;
-  for (size_t k = 0; k < kept_.accesses.size(); ++k) {
-    const UbAccess& a = kept_.accesses[k];
-    if (!kept_.copied[k]) continue;
-    for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b, ++w) {
-      const uint32_t bits = AccessBits(a, b);
-      changed[w] |= bits & ~shadow_[b].defined;
-      if (settled) shadow_[b].defined |= bits;
-    }
-  }
-  settled = settled && !strict;
-  w = 0;
-  for (size_t k = 0; k < kept_.accesses.size(); ++k) {
-    const UbAccess& a = kept_.accesses[k];
-    for (uint64_t b = a.addr / 32; b <= (uint64_t{a.addr} + a.bytes - 1) / 32; ++b) {
-      if (a.write && !kept_.copied[k])
-        Written(static_cast<uint32_t>(b), a);
-      else
-        Access(static_cast<uint32_t>(b), a, a.write ? changed[w++] : 0, settled);
-    }
+  settled = settled && !SimStrict();
+  size_t c = 0;
+  for (const KeptBlock& k : kept_.blocks) {
+    const UbAccess& a = kept_.accesses[k.access];
+    Access(k.block, a, k.copied ? changed_[c++] : AccessBits(a, k.block), settled && k.copied, k.copied);
   }
 }
 
-// A write no earlier access of another pipe is unordered with (not Exposed): no conflict to check,
-// its every byte taken as changed and given a value.
-void RaceChecker::Written(uint32_t b, const UbAccess& a) {
-  Block& blk = shadow_[b];
-  const uint32_t bits = AccessBits(a, b);
-  const uint32_t writeChanged = blk.writeChanged | bits, defined = blk.defined | bits;
-  blk = Block{};
-  blk.writer = static_cast<uint8_t>(kept_.pipe);
-  blk.writeClock = vc_[kept_.pipe][kept_.pipe];
-  blk.writeSite = kept_.site;
-  blk.writeChanged = writeChanged;
-  blk.defined = defined;
+void RaceChecker::WriterConflict(uint32_t b, const UbAccess& a, int p, int64_t index, const SrcLoc& loc,
+                                 const char* api, bool silent) {
+  const Block& blk = shadow_[b];
+  const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + Range(b) +
+                           " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) +
+                           " may still be writing it";
+  if (silent)
+    SameValue(loc, what);
+  else if (!ByTiming(blk.writer, blk.writeClock, p, index, b, a.write, true))
+    Conflict(blk.writer, p, loc, what);
 }
 
-bool RaceChecker::Exposed(const UbAccess& a, int p) const {
-  const Clock& vc = vc_[p];
-  for (uint64_t b = a.addr / 32; b * 32 < uint64_t{a.addr} + a.bytes; ++b) {
-    const Block& blk = shadow_[b];
-    if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) return true;
-    for (int q = 0; q < kPipes; ++q)
-      if (q != p && blk.readClock[q] > vc[q]) return true;
-  }
-  return false;
+// A read of block `b` with an unordered same-value write before it (recorded as a read): counted.
+void RaceChecker::SilentReads(uint32_t b, int p, const SrcLoc& loc, const char* api) {
+  const Block& blk = shadow_[b];
+  for (int q = 0; q < kPipes; ++q)
+    if (q != p && (blk.silent >> q & 1u) && blk.readClock[q] > vc_[p][q])
+      SameValue(loc, std::string(api) + " on " + PipeName(p) + " reads" + Range(b) + " while " +
+                         Describe(sites_[blk.readSite[q]]) + " on " + PipeName(q) + " may still be writing it");
 }
 
-void RaceChecker::Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled) {
+// One block of the kept instruction. `changed`: the bytes of the block its write changed;
+// `settled`: whether those can be trusted (see Judge).
+void RaceChecker::Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled, bool copied) {
   const int p = kept_.pipe;
-  const int64_t index = kept_.index;
-  const SrcLoc& loc = kept_.loc;
-  const char* api = kept_.api;
-  Clock& vc = vc_[p];
+  const Clock& vc = vc_[p];
   Block& blk = shadow_[b];
   const uint32_t bits = AccessBits(a, b);
-  // Messages are built on a conflict only: this runs for every block of every access.
-  const auto range = [b] { return " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")"; };
   // A write that changed none of its bytes here: it cannot change what another access reads or
   // what the block ends up holding, and is recorded as a read (a later write must not pass it).
   const bool silent = a.write && settled && changed == 0;
-  if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) {
-    const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range() +
-                             " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) +
-                             " may still be writing it";
-    if (silent || (!a.write && !SimStrict() && (blk.writeChanged & bits) == 0))
-      SameValue(loc, what);
-    else if (!ByTiming(blk.writer, blk.writeClock, p, index, b, a.write, true))
-      Conflict(blk.writer, p, loc, what);
-  }
+  if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer])
+    WriterConflict(b, a, p, kept_.index, kept_.loc, kept_.api, silent);
   if (!a.write) {
-    for (int q = 0; q < kPipes; ++q)  // an unordered same-value write before this read: counted
-      if (q != p && (blk.silent >> q & 1u) && blk.readClock[q] > vc[q])
-        SameValue(loc, std::string(api) + " on " + PipeName(p) + " reads" + range() + " while " +
-                           Describe(sites_[blk.readSite[q]]) + " on " + PipeName(q) + " may still be writing it");
+    if (blk.silent != 0) SilentReads(b, p, kept_.loc, kept_.api);
     blk.readClock[p] = vc[p];
     blk.readSite[p] = kept_.site;
-    blk.readMask[p] |= bits;
     return;
   }
   uint32_t keep = 0;  // readers a same-value write let pass: their records stay
@@ -213,41 +245,35 @@ void RaceChecker::Access(uint32_t b, const UbAccess& a, uint32_t changed, bool s
     if (q != p && blk.readClock[q] > vc[q]) {
       // Scalar reads keep no site (asked for on writes only, for speed).
       const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
-      const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range() + " while " + reader +
-                               " on " + PipeName(q) + " may still be reading it";
-      if (settled && (changed & blk.readMask[q]) == 0) {
-        SameValue(loc, what);
+      const std::string what = std::string(kept_.api) + " on " + PipeName(p) + " writes" + Range(b) + " while " +
+                               reader + " on " + PipeName(q) + " may still be reading it";
+      if (settled && (changed & ReadBytes(q, b, vc[q])) == 0) {
+        SameValue(kept_.loc, what);
         keep |= 1u << q;
-      } else if (!ByTiming(q, blk.readClock[q], p, index, b, true, false)) {
-        Conflict(q, p, loc, what);
+      } else if (!ByTiming(q, blk.readClock[q], p, kept_.index, b, true, false)) {
+        Conflict(q, p, kept_.loc, what);
       }
     }
   if (silent) {
     blk.readClock[p] = vc[p];
     blk.readSite[p] = kept_.site;
-    blk.readMask[p] |= bits;
     blk.silent |= static_cast<uint8_t>(1u << p);
+    LogRead(p, vc[p], a);
     return;
   }
-  const uint32_t writeChanged = blk.writeChanged | (settled ? changed : bits), defined = blk.defined;
-  if (keep == 0) {
-    blk = Block{};
-  } else {  // rare: a copy of the whole block is not paid on every write
-    const Block old = blk;
-    blk = Block{};
-    for (int q = 0; q < kPipes; ++q)
-      if (keep >> q & 1u) {
-        blk.readClock[q] = old.readClock[q];
-        blk.readSite[q] = old.readSite[q];
-        blk.readMask[q] = old.readMask[q];
-        blk.silent |= old.silent & static_cast<uint8_t>(1u << q);
-      }
-  }
+  const Block old = blk;
+  blk = Block{};
+  for (int q = 0; q < kPipes; ++q)
+    if (keep >> q & 1u) {
+      blk.readClock[q] = old.readClock[q];
+      blk.readSite[q] = old.readSite[q];
+      blk.silent |= old.silent & static_cast<uint8_t>(1u << q);
+    }
   blk.writer = static_cast<uint8_t>(p);
   blk.writeClock = vc[p];
   blk.writeSite = kept_.site;
-  blk.writeChanged = writeChanged;
-  blk.defined = defined;
+  // A copied block's bytes have a value once the instruction settled; another's as it is written.
+  blk.defined = old.defined | (settled || !copied ? bits : 0);
 }
 
 void RaceChecker::SameValue(const SrcLoc& loc, const std::string& what) {

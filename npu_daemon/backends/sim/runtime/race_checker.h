@@ -21,9 +21,11 @@
 // A conflict whose write leaves every byte the other access touches as it was cannot change what
 // either reads or what memory ends up holding, whichever runs first: such a pair is a warning
 // (named, counted), not a race, outside strict mode. The values are the emulation's local memory,
-// compared once the instruction has written it: an instruction is checked when the core's next
-// call reaches the checker (Settle), against a copy of its destination blocks taken at issue (only
-// of a write that an earlier access is not ordered before: the others count as changing every byte).
+// compared once the instruction has written it. An instruction whose accesses are all ordered is
+// checked and recorded at issue, as without the rule; from its first written block with an
+// unordered pair on, it is kept (those blocks' bytes copied) and checked when the core's next call
+// reaches the checker (Settle), once the API has written. The bytes a read touched come from a
+// short log of each pipe's reads, looked up on such a pair only.
 //
 // Across cores, blocks run one at a time between SyncAlls (scheduler.h), and at every SyncAll the GM
 // footprints of the epoch are compared: a write overlapping another block's access is a race unless
@@ -54,8 +56,8 @@ class RaceChecker {
               const uint8_t* local);
 
   // A pipe instruction on `pipe`, trace index `index`, with its local-memory accesses: ticks the
-  // pipe's clock and keeps the instruction and its destination's bytes until the next Settle,
-  // which fails on a race and records the accesses.
+  // pipe's clock, fails on a race and records the accesses; from a written block with an unordered
+  // pair on, keeps them (and copies such blocks' bytes) for the next Settle to do so.
   void Instruction(int pipe, uint32_t site, int64_t index, const UbAccess* accesses, size_t n, const SrcLoc& loc,
                    const char* api);
   // Checks the kept instruction against the bytes it wrote. Every entry below that orders or reads
@@ -78,7 +80,9 @@ class RaceChecker {
   void Barrier(int pipe);
   // A DMA pipe's GM access, checked against the other DMA pipes of the core.
   void GmAccess(int pipe, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api);
-  void Settle();
+  void Settle() {
+    if (kept_.held) Judge();
+  }
   void ForgetGm();  // at SyncAll: everything before is complete
   void Finish();    // end of kernel: a flag set and never waited for is an error
 
@@ -87,17 +91,14 @@ class RaceChecker {
   static void Join(Clock& into, const Clock& from);
   struct Block {
     uint8_t writer = 0;
+    uint8_t silent = 0;       // bit q: pipe q's read record is (or follows) a write of unchanged bytes
     uint32_t writeClock = 0;  // 0: never written
     uint32_t writeSite = 0;
     uint32_t readClock[kPipes] = {};
     uint32_t readSite[kPipes] = {};
-    // Bit i is byte i of the block: what each pipe's reads since the last write touched, what
-    // the writes since the block's first changed (a union: the checker keeps one writer), and
-    // which bytes a write of this core has given a value (the rest hold what the device left).
-    uint32_t readMask[kPipes] = {};
-    uint32_t writeChanged = 0;
+    // Bit i is byte i of the block: the bytes a write of this core has given a value (the rest
+    // hold what the device left).
     uint32_t defined = 0;
-    uint8_t silent = 0;  // bit q: pipe q's read record is (or follows) a write of unchanged bytes
   };
   Block& ShadowOf(uint32_t addr);
   // An access of pipe `to` that `from`'s earlier access is not ordered before (`what` says both):
@@ -110,13 +111,20 @@ class RaceChecker {
   bool ByTiming(int from, uint32_t clock, int to, int64_t index, uint32_t block, bool secondWrites, bool firstWrites);
   // An unordered pair whose write leaves the other access's bytes unchanged: counted, the first named.
   void SameValue(const SrcLoc& loc, const std::string& what);
-  // The checks of one access of the kept instruction on block `b` (`changed`: the bytes of the
-  // block its write changed, `settled`: whether those can be trusted, see Settle).
-  void Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled);
-  // Whether a write of pipe `p` has a block some earlier access of another pipe is not ordered
-  // before (its values can only matter then).
-  bool Exposed(const UbAccess& a, int p) const;
-  void Written(uint32_t b, const UbAccess& a);
+  // The kept instruction: Hold starts it, Keep adds block `b` of its access `k`, Judge checks it.
+  void Hold(int p, uint32_t site, int64_t index, const SrcLoc& loc, const char* api);
+  void Keep(int p, uint32_t b, const UbAccess& a, size_t k);
+  void Judge();
+  // The checks of one block of the kept instruction (`changed`: the bytes of the block its write
+  // changed, `settled`: whether those can be trusted, `copied`: whether they were compared).
+  void Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled, bool copied);
+  // An access of pipe `p` to block `b` its last writer is not ordered before (`silent`: a write
+  // that left the block's bytes as they were).
+  void WriterConflict(uint32_t b, const UbAccess& a, int p, int64_t index, const SrcLoc& loc, const char* api,
+                      bool silent);
+  void SilentReads(uint32_t b, int p, const SrcLoc& loc, const char* api);
+  void LogRead(int p, uint32_t clock, const UbAccess& a);
+  uint32_t ReadBytes(int q, uint32_t b, uint32_t after) const;
   struct Snapshot {
     Clock clock;
     int64_t setIndex;
@@ -134,7 +142,13 @@ class RaceChecker {
   std::vector<TimedPair>& timed_;
   uint64_t localBytes_;
   const uint8_t* local_;
-  // The instruction Instruction kept for Settle, and its destination blocks' bytes at issue.
+  // The instruction Instruction kept for Settle: its blocks from the first written one with an
+  // unordered pair on, in issue order, and the copied blocks' bytes at issue.
+  struct KeptBlock {
+    uint32_t access;  // into `accesses`
+    uint32_t block;
+    bool copied;
+  };
   struct Kept {
     bool held = false;
     int pipe = 0;
@@ -142,12 +156,24 @@ class RaceChecker {
     int64_t index = 0;
     SrcLoc loc{};
     const char* api = nullptr;
+    size_t last = 0;  // the caller's index of the access last added
     std::vector<UbAccess> accesses;
-    std::vector<uint8_t> copied;  // per access: a write whose bytes were copied (Exposed)
-    std::vector<uint8_t> before;  // each copied access's whole blocks, in order
+    std::vector<KeptBlock> blocks;
+    std::vector<uint8_t> before;  // 32 B per copied block, in order
   } kept_;
-  std::vector<uint32_t> changed_;  // Settle's: the bytes each written block changed, in `before`'s order
-  uint64_t sameValue_ = 0;         // pairs SameValue let pass on this core
+  std::vector<uint32_t> changed_;  // Judge's: the bytes each copied block changed, in order
+  // Each pipe's latest reads (the scalar unit's are not kept: taken as the whole block), oldest
+  // overwritten: a write with an unordered read finds the bytes it read here.
+  struct Read {
+    uint32_t clock;
+    UbAccess access;
+  };
+  static constexpr size_t kReadLog = 256;  // a power of two
+  struct ReadLog {
+    std::vector<Read> ring;
+    size_t next = 0;
+  } reads_[kPipes];
+  uint64_t sameValue_ = 0;  // pairs SameValue let pass on this core
   SrcLoc sameValueLoc_{};
   std::string sameValueWhat_;
   std::vector<int64_t> traceIndex_[kPipes];  // V, MTE2, MTE3: trace index of the pipe's instruction by clock
@@ -182,14 +208,12 @@ void RaceChecker::ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, con
         Conflict(q, PIPE_S, loc, what);
       }
     // Scalar writes are sub-block: keep the block's history, record the scalar as its writer. Its
-    // bytes are not compared (the store runs after this check): taken as changing every byte.
+    // bytes are not compared (the store runs after this check) nor given a value (`defined`).
     blk.writer = PIPE_S;
     blk.writeClock = vc[PIPE_S];
     blk.writeSite = site();
-    blk.writeChanged = ~0u;
   } else {
     blk.readClock[PIPE_S] = vc[PIPE_S];
-    blk.readMask[PIPE_S] = ~0u;
   }
 }
 
