@@ -109,7 +109,8 @@ Core::Core(const CoreSpec& spec, int globalId)
       dcache_(static_cast<size_t>(dcacheSets_) * dcacheWays_, 0),
       preloadCycles_(static_cast<uint32_t>(SocParamInt("dcache_preload_cycles"))),
       preloadSlots_(static_cast<uint32_t>(SocParamInt("dcache_preload_slots"))),
-      race_(std::make_unique<RaceChecker>(trace_.sites, trace_.timed, local_.Size(LocalBuf::kUB), mem_.bytes)) {
+      race_(std::make_unique<RaceChecker>(trace_.sites, trace_.timed, local_.Size(LocalBuf::kUB), mem_.bytes,
+                                          mem_.host)) {
   trace_.globalId = globalId;
   trace_.type = spec.type;
 }

@@ -1,6 +1,7 @@
 // The non-template halves of the kernel API (data_copy.h, vec_core.h): checking an instruction's
 // operands and recording it, and the GM store under an atomic mode. Compiled once into the runtime
 // library instead of into every kernel, where they cost compile time and nothing else.
+#include <algorithm>
 #include <cstring>
 
 #include "kernel_operator.h"
@@ -124,6 +125,13 @@ void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d
   ins.ubBytes[0] = static_cast<uint32_t>(ubEnd - ubAddr);
   ins.atomic = toUb ? 0 : static_cast<uint8_t>(core.Registers().atomicOp);
   UbAccess a{ubAddr, static_cast<uint32_t>(ubEnd - ubAddr), toUb};
+  // A copy out reads each row's bytes only (DataCopyPad's 32 B padding of a UB row stays unread); a
+  // copy in is taken as writing its padded rows.
+  const uint32_t touched = toUb ? d.ubRowBytes : std::min(d.rowBytes, d.ubRowBytes);
+  if (d.bursts > 0 && touched < d.ubPitch) {
+    a.rowBytes = touched;
+    a.pitch = d.ubPitch;
+  }
   core.IssueAccesses(ins, loc, api, &a, 1);
   // A plain write of the bytes GM already holds leaves memory as it is whichever block writes last.
   bool sameBytes = !toUb && ins.atomic == 0 && GmRangeValid(gm, gmSpan);

@@ -2,6 +2,8 @@
 // across cores.
 #include "race_checker.h"
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -16,8 +18,8 @@ std::string Describe(const Site& s) {
 }
 
 RaceChecker::RaceChecker(const std::vector<Site>& sites, std::vector<TimedPair>& timed, uint32_t ubBytes,
-                         uint64_t localBytes)
-    : sites_(sites), timed_(timed), localBytes_(localBytes), shadow_(ubBytes / 32) {}
+                         uint64_t localBytes, const uint8_t* local)
+    : sites_(sites), timed_(timed), localBytes_(localBytes), local_(local), shadow_(ubBytes / 32) {}
 
 void RaceChecker::Join(Clock& into, const Clock& from) {
   for (int i = 0; i < kPipes; ++i) into[i] = std::max(into[i], from[i]);
@@ -30,8 +32,47 @@ RaceChecker::Block& RaceChecker::ShadowOf(uint32_t addr) {
 
 static bool VectorOrDma(int p) { return p == PIPE_V || p == PIPE_MTE2 || p == PIPE_MTE3; }
 
+namespace {
+
+// Bits of block `b` (bit i: byte i) in [from, to).
+uint32_t BlockBits(uint64_t b, uint64_t from, uint64_t to) {
+  const uint64_t lo = std::max(from, b * 32), hi = std::min(to, b * 32 + 32);
+  if (lo >= hi) return 0;
+  const uint64_t n = hi - lo;
+  return (n == 32 ? ~0u : (1u << n) - 1) << (lo - b * 32);
+}
+
+// The bytes of block `b` access `a` touches: its range, or its rows.
+uint32_t AccessBits(const UbAccess& a, uint64_t b) {
+  const uint64_t end = uint64_t{a.addr} + a.bytes;
+  if (a.pitch == 0) return BlockBits(b, a.addr, end);
+  uint32_t bits = 0;
+  const uint64_t lo = b * 32;
+  uint64_t r = lo >= a.addr + uint64_t{a.rowBytes} ? (lo - a.addr - a.rowBytes) / a.pitch : 0;
+  for (uint64_t at = a.addr + r * a.pitch; at < lo + 32 && at < end; at += a.pitch)
+    bits |= BlockBits(b, at, std::min(at + a.rowBytes, end));
+  return bits;
+}
+
+// " UB [from, to)" of block `b`, for messages.
+std::string Range(uint64_t b) { return " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")"; }
+
+// The bytes that differ between two 32 B blocks.
+uint32_t DiffBits(const uint8_t* x, const uint8_t* y) {
+  const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x));
+  const __m128i y0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y));
+  const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + 16));
+  const __m128i y1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y + 16));
+  const auto same0 = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x0, y0)));
+  const auto same1 = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x1, y1)));
+  return ~(same0 | same1 << 16);
+}
+
+}  // namespace
+
 void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAccess* acc, size_t n, const SrcLoc& loc,
                               const char* api) {
+  Settle();
   if (p == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);  // compiler-inserted S -> V sync
   Clock& vc = vc_[p];
   Join(vc, issued_);
@@ -44,35 +85,201 @@ void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAcces
                       "%s: UB range [%u, %llu) outside the Unified Buffer", api, a.addr,
                       static_cast<unsigned long long>(a.addr) + a.bytes);
     if ((a.addr + a.bytes + 31) / 32 > shadow_.size()) shadow_.resize(localBytes_ / 32);
+    if (!a.write) LogRead(p, vc[p], a);
     for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
       Block& blk = shadow_[b];
-      // Messages are built on a conflict only: this loop runs for every block of every access.
-      const auto range = [b] { return " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")"; };
-      if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer] &&
-          !ByTiming(blk.writer, blk.writeClock, p, index, b, a.write, true)) {
-        const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range() +
-                                 " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) +
-                                 " may still be writing it";
-        Conflict(blk.writer, p, loc, what);
+      if (kept_.held) {  // past the first write with an unordered pair: the rest waits for Settle, in order
+        Keep(p, b, a, k);
+        continue;
       }
-      if (a.write) {
-        for (int q = 0; q < kPipes; ++q)
-          if (q != p && blk.readClock[q] > vc[q] && !ByTiming(q, blk.readClock[q], p, index, b, true, false)) {
-            // Scalar reads keep no site (asked for on writes only, for speed).
-            const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
-            const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range() + " while " +
-                                     reader + " on " + PipeName(q) + " may still be reading it";
-            Conflict(q, p, loc, what);
-          }
-        blk = Block{};
-        blk.writer = static_cast<uint8_t>(p);
-        blk.writeClock = vc[p];
-        blk.writeSite = site;
-      } else {
+      const bool afterWrite = blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer];
+      if (!a.write) {
+        // Messages are built on a conflict only: this loop runs for every block of every access.
+        if (afterWrite) WriterConflict(b, a, p, index, loc, api, false);
+        if (blk.silent != 0) SilentReads(b, p, loc, api);
         blk.readClock[p] = vc[p];
         blk.readSite[p] = site;
+        continue;
+      }
+      bool unordered = afterWrite;
+      for (int q = 0; q < kPipes; ++q) unordered = unordered || (q != p && blk.readClock[q] > vc[q]);
+      if (unordered) {  // rare: judged once the API has written, against the bytes copied here
+        Hold(p, site, index, loc, api);
+        Keep(p, b, a, k);
+        continue;
+      }
+      const uint32_t defined = blk.defined | AccessBits(a, b);
+      blk = Block{};
+      blk.writer = static_cast<uint8_t>(p);
+      blk.writeClock = vc[p];
+      blk.writeSite = site;
+      blk.defined = defined;
+    }
+  }
+}
+
+// A block of the kept instruction, in issue order; a write with an unordered pair has its bytes
+// copied (the only blocks whose values can matter: Settle takes the others as changing every byte).
+void RaceChecker::Hold(int p, uint32_t site, int64_t index, const SrcLoc& loc, const char* api) {
+  kept_.held = true;
+  kept_.pipe = p;
+  kept_.site = site;
+  kept_.index = index;
+  kept_.loc = loc;
+  kept_.api = api;
+  kept_.last = SIZE_MAX;
+  kept_.accesses.clear();
+  kept_.blocks.clear();
+  kept_.before.clear();
+}
+
+void RaceChecker::Keep(int p, uint32_t b, const UbAccess& a, size_t k) {
+  if (kept_.last != k) {
+    kept_.accesses.push_back(a);
+    kept_.last = k;
+  }
+  const Block& blk = shadow_[b];
+  const Clock& vc = vc_[p];
+  bool copy = a.write && blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer];
+  for (int q = 0; a.write && q < kPipes; ++q) copy = copy || (q != p && blk.readClock[q] > vc[q]);
+  kept_.blocks.push_back({static_cast<uint32_t>(kept_.accesses.size() - 1), b, copy});
+  if (copy) kept_.before.insert(kept_.before.end(), local_ + uint64_t{b} * 32, local_ + uint64_t{b} * 32 + 32);
+}
+
+void RaceChecker::LogRead(int p, uint32_t clock, const UbAccess& a) {
+  ReadLog& log = reads_[p];
+  if (log.ring.size() < kReadLog)
+    log.ring.push_back({clock, a});
+  else
+    log.ring[log.next] = {clock, a};
+  log.next = (log.next + 1) & (kReadLog - 1);
+}
+
+// The bytes of block `b` pipe `q` read after its clock `after` (the reads a write of another pipe
+// is not ordered after); every byte when the log no longer reaches back that far, or for the
+// scalar unit, whose reads are not logged.
+uint32_t RaceChecker::ReadBytes(int q, uint32_t b, uint32_t after) const {
+  const ReadLog& log = reads_[q];
+  if (q == PIPE_S) return ~0u;
+  uint32_t bits = 0;
+  const size_t n = log.ring.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Read& r = log.ring[(log.next + n - 1 - i) % n];
+    if (r.clock <= after) return bits;
+    bits |= AccessBits(r.access, b);
+  }
+  return n < kReadLog ? bits : ~0u;
+}
+
+// By the next call the instruction's API has written its destination, with one exception: an API
+// that issues several instructions before it computes (Extract's two GatherMasks) reaches here for
+// the next one first, and the earlier one's bytes are then all as they were. So a write counts as
+// leaving bytes unchanged only when the instruction changed some byte of a copied block it writes
+// (`settled`): one that changed none stays judged as a write of every byte, as before.
+void RaceChecker::Judge() {
+  kept_.held = false;
+  changed_.clear();
+  bool settled = false;
+  size_t at = 0;
+  for (const KeptBlock& k : kept_.blocks) {
+    if (!k.copied) continue;
+    const UbAccess& a = kept_.accesses[k.access];
+    const uint32_t bits = AccessBits(a, k.block);
+    const uint32_t changed = DiffBits(kept_.before.data() + at, local_ + uint64_t{k.block} * 32) & bits;
+    at += 32;
+    // Not a sharedTmpBuffer: IssueVector fills one with 0xFF as it issues, before any value.
+    settled = settled || (changed != 0 && !a.scratch);
+    // Bytes no write of this core gave a value hold what the device left there (here: zeros), so
+    // a write to them is never "unchanged".
+    changed_.push_back(changed | (bits & ~shadow_[k.block].defined));
+  }
+  settled = settled && !SimStrict();
+  size_t c = 0;
+  for (const KeptBlock& k : kept_.blocks) {
+    const UbAccess& a = kept_.accesses[k.access];
+    Access(k.block, a, k.copied ? changed_[c++] : AccessBits(a, k.block), settled && k.copied, k.copied);
+  }
+}
+
+void RaceChecker::WriterConflict(uint32_t b, const UbAccess& a, int p, int64_t index, const SrcLoc& loc,
+                                 const char* api, bool silent) {
+  const Block& blk = shadow_[b];
+  const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + Range(b) +
+                           " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) +
+                           " may still be writing it";
+  if (silent)
+    SameValue(loc, what);
+  else if (!ByTiming(blk.writer, blk.writeClock, p, index, b, a.write, true))
+    Conflict(blk.writer, p, loc, what);
+}
+
+// A read of block `b` with an unordered same-value write before it (recorded as a read): counted.
+void RaceChecker::SilentReads(uint32_t b, int p, const SrcLoc& loc, const char* api) {
+  const Block& blk = shadow_[b];
+  for (int q = 0; q < kPipes; ++q)
+    if (q != p && (blk.silent >> q & 1u) && blk.readClock[q] > vc_[p][q])
+      SameValue(loc, std::string(api) + " on " + PipeName(p) + " reads" + Range(b) + " while " +
+                         Describe(sites_[blk.readSite[q]]) + " on " + PipeName(q) + " may still be writing it");
+}
+
+// One block of the kept instruction. `changed`: the bytes of the block its write changed;
+// `settled`: whether those can be trusted (see Judge).
+void RaceChecker::Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled, bool copied) {
+  const int p = kept_.pipe;
+  const Clock& vc = vc_[p];
+  Block& blk = shadow_[b];
+  const uint32_t bits = AccessBits(a, b);
+  // A write that changed none of its bytes here: it cannot change what another access reads or
+  // what the block ends up holding, and is recorded as a read (a later write must not pass it).
+  const bool silent = a.write && settled && changed == 0;
+  if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer])
+    WriterConflict(b, a, p, kept_.index, kept_.loc, kept_.api, silent);
+  if (!a.write) {
+    if (blk.silent != 0) SilentReads(b, p, kept_.loc, kept_.api);
+    blk.readClock[p] = vc[p];
+    blk.readSite[p] = kept_.site;
+    return;
+  }
+  uint32_t keep = 0;  // readers a same-value write let pass: their records stay
+  for (int q = 0; q < kPipes; ++q)
+    if (q != p && blk.readClock[q] > vc[q]) {
+      // Scalar reads keep no site (asked for on writes only, for speed).
+      const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
+      const std::string what = std::string(kept_.api) + " on " + PipeName(p) + " writes" + Range(b) + " while " +
+                               reader + " on " + PipeName(q) + " may still be reading it";
+      if (settled && (changed & ReadBytes(q, b, vc[q])) == 0) {
+        SameValue(kept_.loc, what);
+        keep |= 1u << q;
+      } else if (!ByTiming(q, blk.readClock[q], p, kept_.index, b, true, false)) {
+        Conflict(q, p, kept_.loc, what);
       }
     }
+  if (silent) {
+    blk.readClock[p] = vc[p];
+    blk.readSite[p] = kept_.site;
+    blk.silent |= static_cast<uint8_t>(1u << p);
+    LogRead(p, vc[p], a);
+    return;
+  }
+  const Block old = blk;
+  blk = Block{};
+  for (int q = 0; q < kPipes; ++q)
+    if (keep >> q & 1u) {
+      blk.readClock[q] = old.readClock[q];
+      blk.readSite[q] = old.readSite[q];
+      blk.silent |= old.silent & static_cast<uint8_t>(1u << q);
+    }
+  blk.writer = static_cast<uint8_t>(p);
+  blk.writeClock = vc[p];
+  blk.writeSite = kept_.site;
+  // A copied block's bytes have a value once the instruction settled; another's as it is written.
+  blk.defined = old.defined | (settled || !copied ? bits : 0);
+}
+
+void RaceChecker::SameValue(const SrcLoc& loc, const std::string& what) {
+  if (sameValue_++ == 0) {
+    sameValueLoc_ = loc;
+    sameValueWhat_ = what;
   }
 }
 
@@ -97,7 +304,8 @@ bool RaceChecker::ByTiming(int from, uint32_t clock, int to, int64_t index, uint
   return true;
 }
 
-bool RaceChecker::VectorAhead() const {
+bool RaceChecker::VectorAhead() {
+  Settle();
   // PIPE_V has done or waited for work the scalar unit has not seen.
   for (int q = 0; q < kPipes; ++q)
     if (vc_[PIPE_V][q] > vc_[PIPE_S][q]) return true;
@@ -106,17 +314,20 @@ bool RaceChecker::VectorAhead() const {
 
 // It also carries what PIPE_V waited for (WaitFlag<MTE2_V> then GetValue is ordered on the device).
 void RaceChecker::SyncVectorToScalar() {
+  Settle();
   Join(vc_[PIPE_S], vc_[PIPE_V]);
   Join(issued_, vc_[PIPE_V]);
 }
 
 void RaceChecker::SetFlag(int src, int dst, uint64_t key, int64_t setIndex, uint32_t site) {
+  Settle();
   if (src == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);
   Join(vc_[src], issued_);
   flags_[{src, dst, key}].push_back({vc_[src], setIndex, site});
 }
 
 int64_t RaceChecker::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
+  Settle();
   auto it = flags_.find({src, dst, key});
   if (it == flags_.end() || it->second.empty())
     Fail(Status::RUNTIME_ERROR, loc, "%s(%s -> %s, id %llu) has no earlier SetFlag to match: %s would wait forever",
@@ -129,6 +340,7 @@ int64_t RaceChecker::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc,
 }
 
 void RaceChecker::Barrier(int pipe) {
+  Settle();
   if (pipe != PIPE_ALL) return;
   Clock all{};
   for (const Clock& c : vc_) Join(all, c);
@@ -175,7 +387,13 @@ void RaceChecker::ForgetGm() {
   gmReads_.clear();
 }
 
-void RaceChecker::Finish() const {
+void RaceChecker::Finish() {
+  Settle();
+  if (sameValue_ != 0)
+    DeviceTolerated(sameValueLoc_,
+                    "%s with no flag, but the write leaves every byte the other touches as it was, so the result "
+                    "does not depend on their order (%llu such pairs on this core)",
+                    sameValueWhat_.c_str(), static_cast<unsigned long long>(sameValue_));
   for (const auto& [flag, pending] : flags_) {
     const uint64_t key = std::get<2>(flag);
     const bool queueFlag = key >> 63;

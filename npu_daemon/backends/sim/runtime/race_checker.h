@@ -18,6 +18,14 @@
 // Each 32 B block of local memory remembers its last writer and its last reader per pipe; an access
 // whose earlier conflicting access is not ordered before it is a race. GM is checked the same way
 // between the DMA pipes of the core.
+// A conflict whose write leaves every byte the other access touches as it was cannot change what
+// either reads or what memory ends up holding, whichever runs first: such a pair is a warning
+// (named, counted), not a race, outside strict mode. The values are the emulation's local memory,
+// compared once the instruction has written it. An instruction whose accesses are all ordered is
+// checked and recorded at issue, as without the rule; from its first written block with an
+// unordered pair on, it is kept (those blocks' bytes copied) and checked when the core's next call
+// reaches the checker (Settle), once the API has written. The bytes a read touched come from a
+// short log of each pipe's reads, looked up on such a pair only.
 //
 // Across cores, blocks run one at a time between SyncAlls (scheduler.h), and at every SyncAll the GM
 // footprints of the epoch are compared: a write overlapping another block's access is a race unless
@@ -43,19 +51,27 @@ class RaceChecker {
   // of the core's local memory, `ubBytes` the Unified Buffer's (the shadow grows past it on the first
   // cube-buffer access).
   // `timed` receives the pairs left to the timeline.
-  RaceChecker(const std::vector<Site>& sites, std::vector<TimedPair>& timed, uint32_t ubBytes, uint64_t localBytes);
+  // `local` the core's local memory as the emulation writes it (the bytes compared).
+  RaceChecker(const std::vector<Site>& sites, std::vector<TimedPair>& timed, uint32_t ubBytes, uint64_t localBytes,
+              const uint8_t* local);
 
   // A pipe instruction on `pipe`, trace index `index`, with its local-memory accesses: ticks the
-  // pipe's clock, fails on a race, and records the accesses.
+  // pipe's clock, fails on a race and records the accesses; from a written block with an unordered
+  // pair on, keeps them (and copies such blocks' bytes) for the next Settle to do so.
   void Instruction(int pipe, uint32_t site, int64_t index, const UbAccess* accesses, size_t n, const SrcLoc& loc,
                    const char* api);
+  // Checks the kept instruction against the bytes it wrote. Every entry below that orders or reads
+  // local memory calls it first; GmAccess does not (a DMA records its GM side before it copies).
   // The scalar unit: whether PIPE_V is ahead of it (the compiler then syncs V -> S before a scalar
   // UB access), that sync, and the access itself (ticks PIPE_S; `site` is asked for on a write only).
-  bool VectorAhead() const;
+  bool VectorAhead();
   void SyncVectorToScalar();
   // A V -> S sync the library issues inside an API (not the compiler's before a scalar access):
   // every instruction issued afterwards follows what PIPE_V has done.
-  void LibraryVectorToScalar() { Join(issued_, vc_[PIPE_V]); }
+  void LibraryVectorToScalar() {
+    Settle();
+    Join(issued_, vc_[PIPE_V]);
+  }
   template <typename SiteOf>
   void ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, const char* api, SiteOf site);
   // Flags: `setIndex` is the trace index of the SetFlag, returned by the matching WaitFlag.
@@ -64,18 +80,25 @@ class RaceChecker {
   void Barrier(int pipe);
   // A DMA pipe's GM access, checked against the other DMA pipes of the core.
   void GmAccess(int pipe, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api);
-  void ForgetGm();      // at SyncAll: everything before is complete
-  void Finish() const;  // end of kernel: a flag set and never waited for is an error
+  void Settle() {
+    if (kept_.held) Judge();
+  }
+  void ForgetGm();  // at SyncAll: everything before is complete
+  void Finish();    // end of kernel: a flag set and never waited for is an error
 
  private:
   using Clock = std::array<uint32_t, kPipes>;
   static void Join(Clock& into, const Clock& from);
   struct Block {
     uint8_t writer = 0;
+    uint8_t silent = 0;       // bit q: pipe q's read record is (or follows) a write of unchanged bytes
     uint32_t writeClock = 0;  // 0: never written
     uint32_t writeSite = 0;
     uint32_t readClock[kPipes] = {};
     uint32_t readSite[kPipes] = {};
+    // Bit i is byte i of the block: the bytes a write of this core has given a value (the rest
+    // hold what the device left).
+    uint32_t defined = 0;
   };
   Block& ShadowOf(uint32_t addr);
   // An access of pipe `to` that `from`'s earlier access is not ordered before (`what` says both):
@@ -86,6 +109,22 @@ class RaceChecker {
   // `index` of pipe `to`) over the 32 B block `block`: left to the timeline (true), or not (strict
   // mode, other pipes).
   bool ByTiming(int from, uint32_t clock, int to, int64_t index, uint32_t block, bool secondWrites, bool firstWrites);
+  // An unordered pair whose write leaves the other access's bytes unchanged: counted, the first named.
+  void SameValue(const SrcLoc& loc, const std::string& what);
+  // The kept instruction: Hold starts it, Keep adds block `b` of its access `k`, Judge checks it.
+  void Hold(int p, uint32_t site, int64_t index, const SrcLoc& loc, const char* api);
+  void Keep(int p, uint32_t b, const UbAccess& a, size_t k);
+  void Judge();
+  // The checks of one block of the kept instruction (`changed`: the bytes of the block its write
+  // changed, `settled`: whether those can be trusted, `copied`: whether they were compared).
+  void Access(uint32_t b, const UbAccess& a, uint32_t changed, bool settled, bool copied);
+  // An access of pipe `p` to block `b` its last writer is not ordered before (`silent`: a write
+  // that left the block's bytes as they were).
+  void WriterConflict(uint32_t b, const UbAccess& a, int p, int64_t index, const SrcLoc& loc, const char* api,
+                      bool silent);
+  void SilentReads(uint32_t b, int p, const SrcLoc& loc, const char* api);
+  void LogRead(int p, uint32_t clock, const UbAccess& a);
+  uint32_t ReadBytes(int q, uint32_t b, uint32_t after) const;
   struct Snapshot {
     Clock clock;
     int64_t setIndex;
@@ -102,6 +141,41 @@ class RaceChecker {
   const std::vector<Site>& sites_;
   std::vector<TimedPair>& timed_;
   uint64_t localBytes_;
+  const uint8_t* local_;
+  // The instruction Instruction kept for Settle: its blocks from the first written one with an
+  // unordered pair on, in issue order, and the copied blocks' bytes at issue.
+  struct KeptBlock {
+    uint32_t access;  // into `accesses`
+    uint32_t block;
+    bool copied;
+  };
+  struct Kept {
+    bool held = false;
+    int pipe = 0;
+    uint32_t site = 0;
+    int64_t index = 0;
+    SrcLoc loc{};
+    const char* api = nullptr;
+    size_t last = 0;  // the caller's index of the access last added
+    std::vector<UbAccess> accesses;
+    std::vector<KeptBlock> blocks;
+    std::vector<uint8_t> before;  // 32 B per copied block, in order
+  } kept_;
+  std::vector<uint32_t> changed_;  // Judge's: the bytes each copied block changed, in order
+  // Each pipe's latest reads (the scalar unit's are not kept: taken as the whole block), oldest
+  // overwritten: a write with an unordered read finds the bytes it read here.
+  struct Read {
+    uint32_t clock;
+    UbAccess access;
+  };
+  static constexpr size_t kReadLog = 256;  // a power of two
+  struct ReadLog {
+    std::vector<Read> ring;
+    size_t next = 0;
+  } reads_[kPipes];
+  uint64_t sameValue_ = 0;  // pairs SameValue let pass on this core
+  SrcLoc sameValueLoc_{};
+  std::string sameValueWhat_;
   std::vector<int64_t> traceIndex_[kPipes];  // V, MTE2, MTE3: trace index of the pipe's instruction by clock
   Clock vc_[kPipes] = {};
   Clock issued_ = {};  // what the scalar unit waited for: every instruction issued from now on follows it
@@ -116,6 +190,7 @@ std::string Describe(const Site& s);
 
 template <typename SiteOf>
 void RaceChecker::ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, const char* api, SiteOf site) {
+  Settle();
   Clock& vc = vc_[PIPE_S];
   ++vc[PIPE_S];
   Block& blk = ShadowOf(addr);
@@ -132,7 +207,8 @@ void RaceChecker::ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, con
                                  Describe(sites_[blk.readSite[q]]) + " on " + PipeName(q) + " may still be reading it";
         Conflict(q, PIPE_S, loc, what);
       }
-    // Scalar writes are sub-block: keep the block's history, record the scalar as its writer.
+    // Scalar writes are sub-block: keep the block's history, record the scalar as its writer. Its
+    // bytes are not compared (the store runs after this check) nor given a value (`defined`).
     blk.writer = PIPE_S;
     blk.writeClock = vc[PIPE_S];
     blk.writeSite = site();

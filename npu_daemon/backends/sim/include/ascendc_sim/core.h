@@ -219,6 +219,10 @@ struct UbAccess {
   bool write;
   uint32_t align = 32;   // the start alignment the instruction needs (a reduction's result: its unit)
   bool scratch = false;  // a sharedTmpBuffer: the API's own to write, apart from its operands
+  // A DMA's UB side in rows: `rowBytes` of every `pitch` bytes (0: every byte of the range). The race
+  // checker compares bytes, and a DataCopyPad row of 4 B in a 32 B UB block touches those 4 only.
+  uint32_t rowBytes = 0;
+  uint32_t pitch = 0;
 };
 
 // A GM footprint: `rows` runs of `rowBytes` bytes, `pitch` bytes apart (pitch >= rowBytes).
