@@ -88,11 +88,14 @@ void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAcces
     if (!a.write) LogRead(p, vc[p], a);
     for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
       Block& blk = shadow_[b];
+      const bool afterWrite = blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer];
+      // A write with an unordered pair: its bytes are copied, judged once the API has written them.
+      bool unordered = a.write && afterWrite;
+      for (int q = 0; a.write && q < kPipes; ++q) unordered = unordered || (q != p && blk.readClock[q] > vc[q]);
       if (kept_.held) {  // past the first write with an unordered pair: the rest waits for Settle, in order
-        Keep(p, b, a, k);
+        Keep(b, a, k, unordered);
         continue;
       }
-      const bool afterWrite = blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer];
       if (!a.write) {
         // Messages are built on a conflict only: this loop runs for every block of every access.
         if (afterWrite) WriterConflict(b, a, p, index, loc, api, false);
@@ -101,11 +104,9 @@ void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAcces
         blk.readSite[p] = site;
         continue;
       }
-      bool unordered = afterWrite;
-      for (int q = 0; q < kPipes; ++q) unordered = unordered || (q != p && blk.readClock[q] > vc[q]);
       if (unordered) {  // rare: judged once the API has written, against the bytes copied here
         Hold(p, site, index, loc, api);
-        Keep(p, b, a, k);
+        Keep(b, a, k, true);
         continue;
       }
       const uint32_t defined = blk.defined | AccessBits(a, b);
@@ -133,15 +134,11 @@ void RaceChecker::Hold(int p, uint32_t site, int64_t index, const SrcLoc& loc, c
   kept_.before.clear();
 }
 
-void RaceChecker::Keep(int p, uint32_t b, const UbAccess& a, size_t k) {
+void RaceChecker::Keep(uint32_t b, const UbAccess& a, size_t k, bool copy) {
   if (kept_.last != k) {
     kept_.accesses.push_back(a);
     kept_.last = k;
   }
-  const Block& blk = shadow_[b];
-  const Clock& vc = vc_[p];
-  bool copy = a.write && blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer];
-  for (int q = 0; a.write && q < kPipes; ++q) copy = copy || (q != p && blk.readClock[q] > vc[q]);
   kept_.blocks.push_back({static_cast<uint32_t>(kept_.accesses.size() - 1), b, copy});
   if (copy) kept_.before.insert(kept_.before.end(), local_ + uint64_t{b} * 32, local_ + uint64_t{b} * 32 + 32);
 }

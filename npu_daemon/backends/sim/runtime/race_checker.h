@@ -111,9 +111,10 @@ class RaceChecker {
   bool ByTiming(int from, uint32_t clock, int to, int64_t index, uint32_t block, bool secondWrites, bool firstWrites);
   // An unordered pair whose write leaves the other access's bytes unchanged: counted, the first named.
   void SameValue(const SrcLoc& loc, const std::string& what);
-  // The kept instruction: Hold starts it, Keep adds block `b` of its access `k`, Judge checks it.
+  // The kept instruction: Hold starts it, Keep adds block `b` of its access `k` (`copy`: a write with
+  // an unordered pair, whose bytes are copied), Judge checks it.
   void Hold(int p, uint32_t site, int64_t index, const SrcLoc& loc, const char* api);
-  void Keep(int p, uint32_t b, const UbAccess& a, size_t k);
+  void Keep(uint32_t b, const UbAccess& a, size_t k, bool copy);
   void Judge();
   // The checks of one block of the kept instruction (`changed`: the bytes of the block its write
   // changed, `settled`: whether those can be trusted, `copied`: whether they were compared).
