@@ -8,11 +8,8 @@ from __future__ import annotations
 from ascend_core.protocol import Status
 from ascend_core.suite import resolve
 from tests.guest.test_cube import MIXED_UB
+from tests.guest.test_matmul_l1_inputs import ITERATE_ALL, SET_A, SET_B, SET_TAIL
 
-SET_A = "  mm.SetTensorA(ga[mi * tl.singleCoreM * tl.Ka]);\n"
-SET_B = "  mm.SetTensorB(t.transB ? gb[ni * tl.singleCoreN * tl.Kb] : gb[ni * tl.singleCoreN], t.transB != 0);\n"
-SET_TAIL = "  mm.SetTail(tailM < tl.singleCoreM ? tailM : tl.singleCoreM, tailN < tl.singleCoreN ? tailN : tl.singleCoreN);\n"
-ITERATE_ALL = "  mm.IterateAll(gc[mi * tl.singleCoreM * tl.N + ni * tl.singleCoreN]);\n"
 PIECES = """\
   const int32_t sm = tailM < tl.singleCoreM ? tailM : tl.singleCoreM;
   const int32_t sn = tailN < tl.singleCoreN ? tailN : tl.singleCoreN;
