@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import Status
+from tests.guest.conftest import Engines
 from tests.guest.test_matmul_policy import ITERATE_ALL, with_matmul
 
 SET_A = "  mm.SetTensorA(ga[mi * tl.singleCoreM * tl.Ka]);\n"
@@ -81,21 +82,40 @@ def in_nz(a: bool, b: bool, c: bool, cfg: str = "CFG_NORM") -> OperatorPackage:
     )
 
 
+# What both engines charge alike, exactly: the library's instructions are the same on both (only
+# the kernel's own scalar work is counted in another unit), so are the cube's and MTE1's busy times
+# and the GM bytes read from HBM and from L2.
+SAME_CHARGE = ("instructions", "aic_mac_time_us", "aic_mte1_time_us", "hbm_bytes", "l2_hit_bytes")
+
+
+def same_charge(engines: Engines, pkg: OperatorPackage) -> None:
+    """The product on both engines, the same instructions and bytes, and the latency within 3 %.
+    Not 2 %: the two traces differ only in the kernel's own scalar work, its set-up before the first
+    copy (NZ A's bench case: 1171 cycles natively, 1223 on the guest engine) and 2 cycles at its
+    end, and the model's GM contention answers such a shift of every core's start unevenly: over
+    set-ups of 1171 to 1294 cycles (the native engine's scalar_instr_cycles 0.5 to 3) NZ A's bench
+    latency spans 66.57 to 68.18 us, 2.4 %, and one of 1222 cycles gives the guest engine's
+    67.966 us to the digit (docs/simulator.md, Matmul)."""
+    native, guest = engines.pair(pkg, rel=0.03)
+    for key in SAME_CHARGE:
+        assert native.profile.model_extra[key] == guest.profile.model_extra[key], key
+
+
 def test_nz_a_gives_the_product_on_both_engines(engines):
-    engines.same(in_nz(a=True, b=False, c=False))
+    same_charge(engines, in_nz(a=True, b=False, c=False))
 
 
 def test_nz_b_gives_the_product_on_both_engines(engines):
     """Both orientations: the package's trans_b case holds B^T [N, K] as NZ."""
-    engines.same(in_nz(a=False, b=True, c=False))
+    same_charge(engines, in_nz(a=False, b=True, c=False))
 
 
 def test_nz_c_gives_the_product_on_both_engines(engines):
-    engines.same(in_nz(a=False, b=False, c=True))
+    same_charge(engines, in_nz(a=False, b=False, c=True))
 
 
 def test_all_three_nz_under_mdl_give_the_product_on_both_engines(engines):
-    engines.same(in_nz(a=True, b=True, c=True, cfg="CFG_MDL"))
+    same_charge(engines, in_nz(a=True, b=True, c=True, cfg="CFG_MDL"))
 
 
 def test_an_nz_operand_read_as_nd_gives_a_wrong_c(engines):
