@@ -56,12 +56,16 @@ class Engines:
     def same(self, pkg: OperatorPackage | str, rel: float = 0.02) -> EvalResult:
         """The guest engine's result, OK where the native engine's is, within `rel` of its latency
         (the kernel's own scalar work is counted in wasm instructions there, x86 ones here)."""
+        return self.pair(pkg, rel)[1]
+
+    def pair(self, pkg: OperatorPackage | str, rel: float = 0.02) -> tuple[EvalResult, EvalResult]:
+        """`same`'s checks, and both engines' results, for a test that compares more of them."""
         native, guest = self.both(pkg)
         assert native.status is Status.OK, native.message
         assert guest.status is Status.OK, guest.message
         assert all(c.passed for c in guest.cases)
         assert guest.latency_us == pytest.approx(native.latency_us, rel=rel)
-        return guest
+        return native, guest
 
 
 def _request(pkg: OperatorPackage | str, run_id: str) -> EvalRequest:

@@ -116,15 +116,3 @@ def test_an_operand_in_the_ub_is_refused_at_compile_time(engines):
     for result in engines.both(with_matmul(vecout)):
         assert result.status is Status.COMPILE_ERROR, result.message
         assert "in the UB (VECOUT) they are not modelled" in result.message, result.message
-
-
-def test_an_operand_in_gm_as_nz_is_refused_on_both_engines(engines):
-    """The Matmul reads GM operands as ND: an NZ A in GM stops the native compile, and the guest
-    engine's Matmul where it would read it (a format used only in another tiling key's branch
-    still compiles there, as the official kernels instantiate such branches)."""
-    nz = "Matmul<MatmulType<TPosition::GM, CubeFormat::NZ, half>, AType, CType, BiasType, CFG_NORM>"
-    native, guest = engines.both(with_matmul(nz))
-    assert native.status is Status.COMPILE_ERROR, native.message
-    assert "ND A, B and C" in native.message, native.message
-    assert guest.status is Status.RUNTIME_ERROR, guest.message
-    assert "A in GM of a format other than ND (NZ) is not modelled" in guest.message, guest.message

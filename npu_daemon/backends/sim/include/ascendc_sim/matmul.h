@@ -14,6 +14,11 @@
 // those of one Mmad over K, docs/simulator.md), the bias as the initial C, then Fixpipe (NZ -> ND, fp32 -> half / bf16
 // on the way). Blocks go N-major (iterateOrder 0: M inner) or M-major (1).
 //
+// A and B in GM are ND or NZ (MatmulType's CubeFormat; asc-devkit "Matmul使用说明", table 3: NZ is
+// [inner / C0][outer, 16-aligned][C0], C0 = 32 B of elements): an ND block goes into L1 by Nd2Nz, an NZ
+// one by a plain block copy of its C0 columns (CopyNz). C in GM is ND or NZ: the Fixpipe with NZ2ND or
+// without it (Out).
+//
 // A user copy of A or B into L1 (MatmulCallBackFunc's CopyA1 / CopyB1, asc-devkit page
 // MatmulCallBackFunc and copy_tile_to_cube: the library calls it where its own GM -> L1 copy of a
 // tile would be) replaces that copy. A tile is what the library loads at once: a base block under
@@ -119,9 +124,10 @@ class Matmul {
   static_assert(C_TYPE::pos == TPosition::GM || C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECCALC ||
                     C_TYPE::pos == TPosition::VECOUT,
                 "Matmul: the simulator models C in GM or in the UB (VECIN / VECCALC / VECOUT)");
-  static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
-                    C_TYPE::format == CubeFormat::ND,
-                "Matmul: the simulator models ND A, B and C");
+  static_assert(detail::NdOrNz(A_TYPE::format) && detail::NdOrNz(B_TYPE::format) && detail::NdOrNz(C_TYPE::format),
+                "Matmul: the simulator models A, B and C in ND or NZ");
+  static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::pos == TPosition::GM,
+                "Matmul: an NZ C is modelled in GM (in the UB it is not)");
 
  public:
   // A user copy of a tile into L1 (header comment) by another route than MM_CB (the guest engine's:
@@ -138,7 +144,7 @@ class Matmul {
     t_ = *tiling;
     detail::FixTiling(t_, MM_CFG);
     singleM_ = t_.singleCoreM, singleN_ = t_.singleCoreN, singleK_ = t_.singleCoreK;
-    orgKa_ = t_.Ka, orgKb_ = t_.Kb, orgN_ = t_.N, orgM_ = t_.M;
+    orgKa_ = t_.Ka, orgKb_ = t_.Kb, orgN_ = orgNc_ = t_.N, orgM_ = t_.M;
     hasBias_ = t_.isBias != 0;
     inited_ = true;
   }
@@ -160,6 +166,9 @@ class Matmul {
   // The values the library hands to the user copies as they are (tilingPtr, dataPtr).
   __aicore__ void SetUserDefInfo(const uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
   __aicore__ void SetSelfDefineData(const uint64_t dataPtr) { selfDefineData_ = dataPtr; }
+  // The formats of A, B and C in GM by another route than the MatmulTypes (the guest engine's: its
+  // MatmulTypes are the kernel's), each ND or NZ.
+  void SetFormats(bool nzA, bool nzB, bool nzC) { nz_[0] = nzA, nz_[1] = nzB, nz_[2] = nzC; }
   // The user copy of operand 0 (A) or 1 (B) by another route than MM_CB.
   void SetUserCopy(int operand, UserCopy copy, void* ctx) { userCopy_[operand] = copy, userCtx_ = ctx; }
   __aicore__ void SetBias(const GlobalTensor<BiasT>& gm) { bias_ = gm, hasBias_ = true; }
@@ -171,9 +180,11 @@ class Matmul {
     if (tailK > 0) singleK_ = tailK;
   }
   __aicore__ void SetSingleShape(int m, int n, int k) { SetTail(m, n, k); }
+  // orgKc is C's N where it differs from B's (asc-devkit SetOrgShape; 0: B's), as a kernel whose B
+  // in NZ has N rounded up to a whole C0 column gives it.
   __aicore__ void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0, int orgKc = 0) {
-    (void)orgKc;
     orgM_ = orgM, orgN_ = orgN, orgKa_ = orgKa, orgKb_ = orgKb > 0 ? orgKb : orgKa;
+    orgNc_ = orgKc > 0 ? orgKc : orgN;
   }
   // The asynchronous mode's cache of C (Iterate<false> / GetTensorC<false>); the sync mode ignores it.
   __aicore__ void SetWorkspace(GM_ADDR addr, int size) { (void)size, cache_ = addr; }
@@ -207,7 +218,7 @@ class Matmul {
         [&] {
           for (uint32_t b = 0; b < Blocks(); ++b) {
             Compute(b, loc);
-            Out(b, gm, enAtomic, true, orgN_, loc);
+            Out(b, gm, enAtomic, true, orgNc_, loc, nz_[2]);
           }
           flags_.Drain(loc);
         },
@@ -259,6 +270,7 @@ class Matmul {
                       "32-byte blocks, is not modelled",
                       n);
     const GlobalTensor<CT> stage = Stage(ub, n, "IterateAll", loc);
+    ASCENDC_SIM_CHECK(!nz_[2], loc, "Matmul::IterateAll: an NZ C in the UB is not modelled");
     PostWait(loc);
     ascendc_sim::RunOnGroupAic(
         [&] {
@@ -324,7 +336,7 @@ class Matmul {
     ASCENDC_SIM_CHECK(next_ > 0, loc, "Matmul::GetTensorC before Iterate");
     ascendc_sim::RunOnGroupAic(
         [&] {
-          Out(next_ - 1, gm, enAtomic, !enSequentialWrite, enSequentialWrite ? t_.baseN : orgN_, loc);
+          Out(next_ - 1, gm, enAtomic, !enSequentialWrite, enSequentialWrite ? t_.baseN : orgNc_, loc, nz_[2]);
           flags_.Drain(loc);
         },
         loc);
@@ -357,6 +369,7 @@ class Matmul {
                       static_cast<unsigned>(enAtomic));
     const uint32_t n = static_cast<uint32_t>(t_.baseM * t_.baseN);
     const GlobalTensor<CT> stage = Stage(ub, n, "GetTensorC", loc);
+    ASCENDC_SIM_CHECK(!nz_[2], loc, "Matmul::GetTensorC: an NZ C in the UB is not modelled");
     PostWait(loc);
     ascendc_sim::RunOnGroupAic(
         [&] {
@@ -418,6 +431,7 @@ class Matmul {
                       "Matmul::IterateBatch into GM: enSequentialWrite / enPartialSum are not modelled");
     ASCENDC_SIM_CHECK(!fromL1_[0] && !fromL1_[1] && !HasUserCopy(0) && !HasUserCopy(1), loc,
                       "Matmul::IterateBatch with A or B in L1 or copied by the kernel is not modelled");
+    ASCENDC_SIM_CHECK(!nz_[0] && !nz_[1] && !nz_[2], loc, "Matmul::IterateBatch with NZ operands is not modelled");
     const int32_t n = std::max(batchA, batchB);
     const uint64_t sA = strideA != 0 ? strideA : static_cast<uint64_t>(orgM_) * orgKa_;
     const uint64_t sB = strideB != 0 ? strideB : static_cast<uint64_t>(orgKb_) * orgN_;
@@ -434,7 +448,7 @@ class Matmul {
             if (detail::ConfigOf(MM_CFG).isBiasBatch) bias_ = bias[static_cast<uint64_t>(i) * singleN_];
             for (uint32_t blk = 0; blk < Blocks(); ++blk) {
               Compute(blk, loc);
-              Out(blk, gm[static_cast<uint64_t>(i) * sC], enAtomic, true, orgN_, loc);
+              Out(blk, gm[static_cast<uint64_t>(i) * sC], enAtomic, true, orgNc_, loc);
             }
           }
           flags_.Drain(loc);
@@ -632,6 +646,10 @@ class Matmul {
         a1 = FromL1(0, m0, kc, transA_, loc);
       else if (userA)
         a1 = UserTile(0, m0, kc, mLen, kLen, transA_, loc);
+      else if (nz_[0] && !transA_)
+        CopyNz(a1.buf, a_, orgM_, m0, kc, mA, kA, k0, loc);
+      else if (nz_[0])
+        CopyNz(a1.buf, a_, orgKa_, kc, m0, kA, mA, 16, loc);
       else if (!transA_)
         DataCopy(a1.buf, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0),
                  loc);
@@ -642,6 +660,12 @@ class Matmul {
         b1 = FromL1(1, kc, n0, transB_, loc);
       else if (userB)
         b1 = UserTile(1, kc, n0, kLen, nLen, transB_, loc);
+      else if (nz_[1] && !transB_ && sizeof(AT) == 4)
+        CopyB32Nz(b1.buf, kc, n0, kLen, nLen, loc);
+      else if (nz_[1] && !transB_)
+        CopyNz(b1.buf, b_, orgKb_, kc, n0, kA, nA, 16, loc);
+      else if (nz_[1])
+        CopyNz(b1.buf, b_, orgN_, n0, kc, nA, kA, k0, loc);
       else if (!transB_ && sizeof(AT) == 4)
         CopyB32(b1.buf, kc, n0, kLen, nLen, loc);
       else if (!transB_)
@@ -737,6 +761,32 @@ class Matmul {
     }
   }
 
+  // A block of an operand in NZ in GM (asc-devkit Matmul: [cols / C0][rows, 16-aligned][C0], C0 = 32 B
+  // of elements along the inner axis) into L1 as the library's own copy leaves it, the same NZ of the
+  // block alone: `rowsA` rows from r0 of each of its `colsA / c0` C0 columns from c0, one burst of rowsA
+  // x 32 B per C0 column (the GM's C0 columns `orgRows` rounded up to 16 rows apart). No Nd2Nz: a
+  // plain block copy, charged as the library's DataCopy of those bytes.
+  template <typename T>
+  static void CopyNz(const LocalTensor<T>& l1, const GlobalTensor<T>& gm, uint32_t orgRows, uint32_t r0, uint32_t c0,
+                     uint32_t rowsA, uint32_t colsA, uint32_t k0, const SrcLoc& loc) {
+    const uint32_t gmRows = (orgRows + 15) / 16 * 16, cols = colsA / k0;
+    // (srcStride is 16 bits: past 65535 blocks between C0 columns, one call per column)
+    const uint32_t per = gmRows - rowsA <= 65535u ? cols : 1;
+    for (uint32_t c = 0; c < cols; c += per)
+      DataCopy(l1[c * rowsA * k0], gm[(static_cast<uint64_t>(c0 / k0 + c) * gmRows + r0) * k0],
+               DataCopyParams(static_cast<uint16_t>(std::min(per, cols - c)), static_cast<uint16_t>(rowsA),
+                              static_cast<uint16_t>(per > 1 ? gmRows - rowsA : 0), 0),
+               loc);
+  }
+  // CopyB32's layout from an NZ B in GM (8-column C0 columns, K rounded up to 16 rows): each strip's
+  // two C0 columns, each one burst per 16-row group into its half of every 16 x 16 square.
+  void CopyB32Nz(const LocalTensor<AT>& b1, uint32_t kc, uint32_t n0, uint32_t kLen, uint32_t nLen, const SrcLoc& loc) {
+    const uint32_t rows = (kLen + 15) / 16 * 16, gmRows = (orgKb_ + 15) / 16 * 16;
+    for (uint32_t c = 0; c * 8 < nLen; ++c)
+      DataCopy(b1[(c / 2) * rows * 16 + (c % 2) * 128], b_[(static_cast<uint64_t>(n0 / 8 + c) * gmRows + kc) * 8],
+               DataCopyParams(static_cast<uint16_t>(rows / 16), 16, 0, 16), loc);
+  }
+
   // The GM staging area of `n` elements of C for the UB tensor `ub` of the calling AIV (header comment).
   GlobalTensor<CT> Stage(const LocalTensor<CT>& ub, uint32_t n, const char* api, const SrcLoc& loc) const {
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
@@ -773,9 +823,12 @@ class Matmul {
   }
 
   // The C block of `b` from its L0C slot to GM, rows `pitch` elements apart (at its place: in a C of
-  // that row pitch).
-  void Out(uint32_t b, const GlobalTensor<CT>& gm, uint8_t enAtomic, bool atItsPlace, uint32_t pitch,
-           const SrcLoc& loc) {
+  // that row pitch); into the kernel's NZ C (`nz`) as NZ instead, in 16 x 16 fractals (asc-devkit
+  // Matmul: an NZ C's both axes 16-aligned), C0 columns as many rows apart as the C it lies in has
+  // (at its place the original M rounded up to 16, else the [baseM, baseN] block's baseM): the
+  // Fixpipe without NZ2ND, whole fractals of the block's columns.
+  void Out(uint32_t b, const GlobalTensor<CT>& gm, uint8_t enAtomic, bool atItsPlace, uint32_t pitch, const SrcLoc& loc,
+           bool nz = false) {
     uint32_t mi, ni;
     Where(b, mi, ni);
     const uint32_t m0 = mi * t_.baseM, n0 = ni * t_.baseN;
@@ -783,15 +836,21 @@ class Matmul {
                    nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
     const int c = static_cast<int>(b % static_cast<uint32_t>(std::max(t_.dbL0C, 1)));
     flags_.Wait(PIPE_M, PIPE_FIX, 12 + c, loc);
-    FixpipeParamsV220 fp(static_cast<uint16_t>(nLen), static_cast<uint16_t>(mLen),
-                         static_cast<uint16_t>((mLen + 15) / 16 * 16), pitch, false);
+    const uint32_t rows = atItsPlace ? (orgM_ + 15) / 16 * 16 : static_cast<uint32_t>(t_.baseM);
+    FixpipeParamsV220 fp(static_cast<uint16_t>(nz ? (nLen + 15) / 16 * 16 : nLen), static_cast<uint16_t>(mLen),
+                         static_cast<uint16_t>((mLen + 15) / 16 * 16),
+                         nz ? rows * 16 * static_cast<uint32_t>(sizeof(CT)) / 32 : pitch, false);
     fp.quantPre = detail::OutQuant<CT>();
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     const ascendc_sim::AtomicOp keep = core.Registers().atomicOp;
     const ascendc_sim::AtomicType keepType = core.Registers().atomicType;
     if (enAtomic == 1) SetAtomicAdd<CT>();
-    const GlobalTensor<CT> dst = atItsPlace ? gm[static_cast<uint64_t>(m0) * pitch + n0] : gm;
-    Fixpipe(dst, L0C(c, loc), fp, loc);
+    const uint64_t at = nz ? (static_cast<uint64_t>(n0) / 16 * rows + m0) * 16 : static_cast<uint64_t>(m0) * pitch + n0;
+    const GlobalTensor<CT> dst = atItsPlace ? gm[at] : gm;
+    if (nz)
+      Fixpipe<CT, L0CT, CFG_NZ>(dst, L0C(c, loc), fp, loc);
+    else
+      Fixpipe(dst, L0C(c, loc), fp, loc);
     core.Registers().atomicOp = keep, core.Registers().atomicType = keepType;
     flags_.Set(PIPE_FIX, PIPE_M, 8 + c, loc);
   }
@@ -804,6 +863,7 @@ class Matmul {
   bool transA_ = false, transB_ = false, hasBias_ = false;
   uint32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
   uint32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+  uint32_t orgNc_ = 0;               // C's N (SetOrgShape's orgKc)
   int32_t batchA_ = 1, batchB_ = 1;  // SetBatchNum
   uint32_t next_ = 0;                // Iterate: blocks computed
   GM_ADDR cache_ = nullptr;          // SetWorkspace: the asynchronous mode's cache of C
@@ -823,6 +883,8 @@ class Matmul {
   void* userCtx_ = nullptr;
   uint64_t id_ = detail::NextMatmulId();  // whose tiles a core's L1 place holds (TakeL1Place)
   uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
+  // A, B and C in GM in NZ, else ND (their MatmulTypes, or SetFormats)
+  bool nz_[3] = {A_TYPE::format == CubeFormat::NZ, B_TYPE::format == CubeFormat::NZ, C_TYPE::format == CubeFormat::NZ};
   detail::MmFlags flags_;
 };
 

@@ -36,16 +36,18 @@ struct MatmulObject : HostObject {
   virtual void SetUserCopy(int32_t operand, uint32_t fn) = 0;
   virtual void SetUserData(int32_t which, uint64_t value) = 0;
 
-  // The host's Matmul reads A and B in GM and writes C there as ND: an operand of another format
-  // (matmul_new's flags >> 1: bit 0 A, 1 B, 2 C) is refused where the library would use it.
-  int32_t notNd = 0;
+  // The formats of A, B and C (matmul_new's flags): the host's Matmul reads and writes ND and NZ in GM
+  // (SetFormats); an operand of another format is refused where the library would use it.
+  virtual void SetFormats(bool nzA, bool nzB, bool nzC) = 0;
+  CubeFormat format[3] = {};
   bool inL1[2] = {};  // A / B set by a LocalTensor in L1 (read as NZ, whatever the format)
-  void HoldToNd() const {
+  void HoldToNdOrNz() const {
     static const char* const kNames[] = {"A", "B", "C"};
     for (int op = 0; op < 3; ++op)
-      if ((notNd >> op & 1) != 0 && !(op < 2 && inL1[op]))
-        throw SimError(Status::RUNTIME_ERROR,
-                       std::string("Matmul: ") + kNames[op] + " in GM of a format other than ND (NZ) is not modelled");
+      if (!AscendC::detail::NdOrNz(format[op]) && !(op < 2 && inL1[op]))
+        throw SimError(Status::RUNTIME_ERROR, std::string("Matmul: ") + kNames[op] + " in GM of CubeFormat " +
+                                                  std::to_string(static_cast<int>(format[op])) +
+                                                  " (not ND or NZ) is not modelled");
   }
 };
 
@@ -126,16 +128,16 @@ class MatmulOf final : public MatmulObject {
     throw SimError(Status::RUNTIME_ERROR, "Matmul: shape " + std::to_string(shape) + " unknown");
   }
   void IterateAll(uint32_t gm, int64_t size, uint8_t enAtomic, const SrcLoc& loc) override {
-    HoldToNd();
+    HoldToNdOrNz();
     mm_.IterateAll(Global<CT>(gm, size, 1, "Matmul::IterateAll"), enAtomic, false, false, false, loc);
   }
   void IterateAllLocal(uint32_t dst, int64_t size, int32_t pos, uint8_t enAtomic, const SrcLoc& loc) override {
-    HoldToNd();
+    HoldToNdOrNz();
     mm_.template IterateAll<true>(Local<CT>(dst, static_cast<uint32_t>(size), pos), enAtomic, loc);
   }
   void IterateBatch(uint32_t gm, int64_t size, bool cube, int32_t batchA, int32_t batchB, bool sequential,
                     uint32_t strideA, uint32_t strideB, bool partialSum, uint8_t enAtomic, const SrcLoc& loc) override {
-    HoldToNd();
+    HoldToNdOrNz();
     const AscendC::GlobalTensor<CT> c = Global<CT>(gm, size, 1, "Matmul::IterateBatch");
     if (cube) {
       return mm_.IterateBatch(c, partialSum, enAtomic, sequential, strideA, strideB, 0, loc);
@@ -147,7 +149,7 @@ class MatmulOf final : public MatmulObject {
                                            strideA, strideB, 0, partialSum, enAtomic, loc);
   }
   bool Iterate(bool sync, const SrcLoc& loc) override {
-    HoldToNd();
+    HoldToNdOrNz();
     return sync ? mm_.template Iterate<true>(false, loc) : mm_.template Iterate<false>(false, loc);
   }
   void GetC(bool sync, bool toGm, uint32_t dst, int64_t size, int32_t pos, uint8_t enAtomic, bool sequential,
@@ -163,6 +165,7 @@ class MatmulOf final : public MatmulObject {
     else
       get(Local<CT>(dst, static_cast<uint32_t>(size), pos));
   }
+  void SetFormats(bool nzA, bool nzB, bool nzC) override { mm_.SetFormats(nzA, nzB, nzC); }
   void End(const SrcLoc& loc) override { mm_.End(loc); }
   void SetHF32(bool enable, int32_t transMode, const SrcLoc& loc) override { mm_.SetHF32(enable, transMode, loc); }
   void SetUserCopy(int32_t operand, uint32_t fn) override {
@@ -227,7 +230,8 @@ int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t flags
       });
     });
   }
-  mm->notNd = (flags >> 1) & 7;
+  for (int op = 0; op < 3; ++op) mm->format[op] = static_cast<CubeFormat>((flags >> (1 + 3 * op)) & 7);
+  mm->SetFormats(mm->format[0] == CubeFormat::NZ, mm->format[1] == CubeFormat::NZ, mm->format[2] == CubeFormat::NZ);
   t_core->matmuls.push_back(std::move(mm));
   return static_cast<int32_t>(t_core->matmuls.size() - 1);
 }

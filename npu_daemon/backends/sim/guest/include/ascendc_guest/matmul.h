@@ -11,7 +11,8 @@
 #include "ascendc_guest/matmul_utils.h"  // after the tensors it names
 
 namespace ascendc_guest {
-// flags: bit 0 MDL; bits 1, 2, 3 A, B, C of a format other than ND (refused where used from GM).
+// flags: bit 0 MDL; bits 1-3, 4-6, 7-9 the CubeFormat of A, B, C (ND and NZ modelled in GM, another
+// refused where used from GM).
 ASCENDC_GUEST_IMPORT(matmul_new) int32_t matmul_new(Dtype a, Dtype c, Dtype bias, int32_t flags, int32_t line);
 // Init with the guest's TCubeTiling (the shared header's plain struct); from REGIST_MATMUL_OBJ
 // (regist 1) on an AIV of a mixed launch it posts the INIT message to the group's AIC too.
@@ -207,8 +208,8 @@ class Matmul {
 
  private:
   static constexpr int32_t Flags() {
-    return (detail::ConfigOf(MM_CFG).doMultiDataLoad ? 1 : 0) | (A_TYPE::format != CubeFormat::ND ? 2 : 0) |
-           (B_TYPE::format != CubeFormat::ND ? 4 : 0) | (C_TYPE::format != CubeFormat::ND ? 8 : 0);
+    return (detail::ConfigOf(MM_CFG).doMultiDataLoad ? 1 : 0) | static_cast<int32_t>(A_TYPE::format) << 1 |
+           static_cast<int32_t>(B_TYPE::format) << 4 | static_cast<int32_t>(C_TYPE::format) << 7;
   }
   static uint32_t FnIndex(ascendc_guest::MatmulUserCopyFn fn) {
     return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(fn));

@@ -28,6 +28,8 @@ namespace detail {
 constexpr bool GmOrL1(TPosition p) {
   return p == TPosition::GM || p == TPosition::TSCM || p == TPosition::A1 || p == TPosition::B1;
 }
+// The formats the simulator's Matmul reads and writes in GM: ND, and NZ (16-row fractals of C0 columns).
+constexpr bool NdOrNz(CubeFormat f) { return f == CubeFormat::ND || f == CubeFormat::NZ; }
 }  // namespace detail
 
 enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
