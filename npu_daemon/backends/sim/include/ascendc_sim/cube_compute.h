@@ -622,6 +622,26 @@ inline uint32_t FixSource(const LocalTensor<S>& src, const FixpipeParamsV220& p,
                         static_cast<uint64_t>((p.mSize + 15) / 16) * 256;
   return ascendc_sim::CubeOperand(src, ascendc_sim::LocalBuf::kL0C, 64, last * sizeof(S), api, "src", loc);
 }
+
+// The L0C bytes a Fixpipe from `s` (FixSource's address, its reach checked) reads, as the race
+// checker's reads: of each ND matrix (srcNdStride fractals apart; one when they coincide) the mSize
+// rows of every column block, srcStride rows apart. Every byte read is a read: a matrix or a block
+// the copy takes while a Mmad still writes it is a race however far from the first it lies.
+template <typename S>
+inline std::vector<ascendc_sim::UbAccess> FixReads(uint32_t s, const FixpipeParamsV220& p) {
+  const uint32_t blocks = (p.nSize + 15) / 16, matrices = p.srcNdStride == 0 ? 1 : std::max<uint32_t>(p.ndNum, 1);
+  const uint32_t rowBytes = p.mSize * 16 * static_cast<uint32_t>(sizeof(S));
+  const uint32_t pitch = p.srcStride * 16 * static_cast<uint32_t>(sizeof(S));
+  const bool rows = blocks > 1 && pitch > rowBytes;  // else one run: the blocks meet or overlap
+  const uint32_t span = (blocks - 1) * pitch + rowBytes;
+  std::vector<ascendc_sim::UbAccess> reads;
+  for (uint32_t t = 0; t < matrices; ++t) {
+    ascendc_sim::UbAccess a{s + t * p.srcNdStride * 256 * static_cast<uint32_t>(sizeof(S)), span, false};
+    if (rows) a.rowBytes = rowBytes, a.pitch = pitch;
+    reads.push_back(a);
+  }
+  return reads;
+}
 }  // namespace detail
 
 template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
@@ -668,8 +688,8 @@ __aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>&
   ins.ubAddr[1] = s;
   ins.ubBytes[1] = static_cast<uint32_t>(p.mSize) * ((p.nSize + 15) / 16) * 16 * sizeof(S);
   ins.atomic = static_cast<uint8_t>(core.Registers().atomicOp);
-  UbAccess a{s, ins.ubBytes[1], false};
-  core.IssueAccesses(ins, loc, api, &a, 1);
+  const std::vector<UbAccess> reads = detail::FixReads<S>(s, p);
+  core.IssueAccesses(ins, loc, api, reads.data(), reads.size());
   if (p.ndNum > 1 && nd)
     core.GmAccess(PIPE_FIX, GmPattern{ins.gmAddr, 1, static_cast<uint32_t>(hi * sizeof(D)), hi * sizeof(D)}, true, loc,
                   api);
@@ -716,8 +736,9 @@ __aicore__ inline void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& 
   ins.ubAddr[1] = s;
   ins.ubBytes[0] = static_cast<uint32_t>(hi * sizeof(D));
   ins.ubBytes[1] = static_cast<uint32_t>(p.mSize) * ((p.nSize + 15) / 16) * 16 * sizeof(S);
-  UbAccess acc[2] = {{s, ins.ubBytes[1], false}, {d, ins.ubBytes[0], true}};
-  core.IssueAccesses(ins, loc, api, acc, 2);
+  std::vector<UbAccess> acc = detail::FixReads<S>(s, p);
+  acc.push_back({d, ins.ubBytes[0], true});
+  core.IssueAccesses(ins, loc, api, acc.data(), acc.size());
 }
 
 // DataCopy from L0C to GM or L1 (a GlobalTensor or LocalTensor `dst`): the Fixpipe it is
