@@ -623,25 +623,12 @@ inline uint32_t FixSource(const LocalTensor<S>& src, const FixpipeParamsV220& p,
   return ascendc_sim::CubeOperand(src, ascendc_sim::LocalBuf::kL0C, 64, last * sizeof(S), api, "src", loc);
 }
 
-// The L0C bytes a Fixpipe from `s` (FixSource's address, its reach checked) reads, as the race
-// checker's reads: of each ND matrix (srcNdStride fractals apart; one when they coincide) the mSize
-// rows of every column block, srcStride rows apart. Every byte read is a read: a matrix or a block
-// the copy takes while a Mmad still writes it is a race however far from the first it lies.
-template <typename S>
-inline std::vector<ascendc_sim::UbAccess> FixReads(uint32_t s, const FixpipeParamsV220& p) {
-  const uint32_t blocks = (p.nSize + 15) / 16, matrices = p.srcNdStride == 0 ? 1 : std::max<uint32_t>(p.ndNum, 1);
-  const uint32_t rowBytes = p.mSize * 16 * static_cast<uint32_t>(sizeof(S));
-  const uint32_t pitch = p.srcStride * 16 * static_cast<uint32_t>(sizeof(S));
-  const bool rows = blocks > 1 && pitch > rowBytes;  // else one run: the blocks meet or overlap
-  const uint32_t span = (blocks - 1) * pitch + rowBytes;
-  std::vector<ascendc_sim::UbAccess> reads;
-  for (uint32_t t = 0; t < matrices; ++t) {
-    ascendc_sim::UbAccess a{s + t * p.srcNdStride * 256 * static_cast<uint32_t>(sizeof(S)), span, false};
-    if (rows) a.rowBytes = rowBytes, a.pitch = pitch;
-    reads.push_back(a);
-  }
-  return reads;
-}
+// Issues a Fixpipe from `s` (FixSource's address, its reach checked) with the L0C bytes it reads as
+// the race checker's reads (runtime/cube.cpp), and `dst` when its destination is local. Out of
+// line: a kernel that calls Fixpipe keeps the code it had around the call, which the native
+// engine's scalar count sees.
+void IssueFixpipe(ascendc_sim::Core& core, const ascendc_sim::Instr& ins, const FixpipeParamsV220& p, uint32_t s,
+                  uint32_t srcBytes, const ascendc_sim::UbAccess* dst, const ascendc_sim::SrcLoc& loc, const char* api);
 }  // namespace detail
 
 template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
@@ -688,8 +675,7 @@ __aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>&
   ins.ubAddr[1] = s;
   ins.ubBytes[1] = static_cast<uint32_t>(p.mSize) * ((p.nSize + 15) / 16) * 16 * sizeof(S);
   ins.atomic = static_cast<uint8_t>(core.Registers().atomicOp);
-  const std::vector<UbAccess> reads = detail::FixReads<S>(s, p);
-  core.IssueAccesses(ins, loc, api, reads.data(), reads.size());
+  detail::IssueFixpipe(core, ins, p, s, sizeof(S), nullptr, loc, api);
   if (p.ndNum > 1 && nd)
     core.GmAccess(PIPE_FIX, GmPattern{ins.gmAddr, 1, static_cast<uint32_t>(hi * sizeof(D)), hi * sizeof(D)}, true, loc,
                   api);
@@ -736,9 +722,8 @@ __aicore__ inline void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& 
   ins.ubAddr[1] = s;
   ins.ubBytes[0] = static_cast<uint32_t>(hi * sizeof(D));
   ins.ubBytes[1] = static_cast<uint32_t>(p.mSize) * ((p.nSize + 15) / 16) * 16 * sizeof(S);
-  std::vector<UbAccess> acc = detail::FixReads<S>(s, p);
-  acc.push_back({d, ins.ubBytes[0], true});
-  core.IssueAccesses(ins, loc, api, acc.data(), acc.size());
+  const UbAccess written{d, ins.ubBytes[0], true};
+  detail::IssueFixpipe(core, ins, p, s, sizeof(S), &written, loc, api);
 }
 
 // DataCopy from L0C to GM or L1 (a GlobalTensor or LocalTensor `dst`): the Fixpipe it is
