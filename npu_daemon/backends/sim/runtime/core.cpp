@@ -387,6 +387,13 @@ void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc,
   if (pipe != PIPE_S) race_->GmAccess(pipe, g, write, trace_.instrs.back().site, loc, api);  // the DMA just recorded
   // Atomic GM writes: UB -> GM copies (MTE3) and Fixpipe (L0C -> GM) under the core's atomic mode.
   const bool atomic = regs_.atomicOp != AtomicOp::kNone && (pipe == PIPE_MTE3 || pipe == PIPE_FIX);
+  // An operation with no type (the CCE set_atomic_add / _max / _min without set_atomic_f32 and its
+  // kin): the device combines in the type register's format, which the kernel never set; StoreGm
+  // has no type to combine in, and the cross-core check would take a plain copy as atomic.
+  ASCENDC_SIM_CHECK(!(write && atomic && regs_.atomicType == AtomicType::kNone), loc,
+                    "%s: a GM write under an atomic operation with no atomic type set (set_atomic_add / _max / _min "
+                    "need set_atomic_f32, _f16, _bf16, _s8, _s16 or _s32 first)",
+                    api);
   if (write) {
     // A DMA's write is its record, just appended; a scalar store's cost goes into the next record. A
     // raw store is recorded once it ran (gm_flags::Stored).

@@ -1,6 +1,7 @@
 // The cube unit's arithmetic (built at -O3 with the runtime: a large Mmad is billions of products).
 // Order (docs/simulator.md, cube): per output, each fractal step of k0 products is summed in fp32 in
 // k order starting from 0, and that partial sum is added to the accumulator in fp32.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -56,3 +57,27 @@ void MmadInt(int32_t* c, const int8_t* a, const int8_t* b, uint32_t m, uint32_t 
 }
 
 }  // namespace ascendc_sim
+
+namespace AscendC::detail {
+
+// The reads: of each ND matrix (srcNdStride fractals apart; one when they coincide) the mSize rows
+// of every column block, srcStride rows apart. Every byte read is a read: a matrix or a block the
+// copy takes while a Mmad still writes it is a race however far from the first it lies. At most
+// 128 matrices: FixSource held the last inside L0C.
+void IssueFixpipe(ascendc_sim::Core& core, const ascendc_sim::Instr& ins, const FixpipeParamsV220& p, uint32_t s,
+                  uint32_t srcBytes, const ascendc_sim::UbAccess* dst, const ascendc_sim::SrcLoc& loc,
+                  const char* api) {
+  const uint32_t blocks = (p.nSize + 15) / 16, matrices = p.srcNdStride == 0 ? 1 : std::max<uint32_t>(p.ndNum, 1);
+  const uint32_t rowBytes = p.mSize * 16 * srcBytes, pitch = p.srcStride * 16 * srcBytes;
+  const bool rows = blocks > 1 && pitch > rowBytes;  // else one run: the blocks meet or overlap
+  std::vector<ascendc_sim::UbAccess> acc;
+  for (uint32_t t = 0; t < matrices; ++t) {
+    ascendc_sim::UbAccess a{s + t * p.srcNdStride * 256 * srcBytes, (blocks - 1) * pitch + rowBytes, false};
+    if (rows) a.rowBytes = rowBytes, a.pitch = pitch;
+    acc.push_back(a);
+  }
+  if (dst != nullptr) acc.push_back(*dst);
+  core.IssueAccesses(ins, loc, api, acc.data(), acc.size());
+}
+
+}  // namespace AscendC::detail

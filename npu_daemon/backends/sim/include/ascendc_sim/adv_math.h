@@ -16,10 +16,18 @@
 namespace ascendc_sim {
 
 // The part of a call's sharedTmpBuffer the library writes: up to the maximum its host helper gives
-// for the call (math_tmp_sizes.h), the whole buffer where the tree models none.
+// for the call (math_tmp_sizes.h), the whole buffer where the tree models none. A buffer under the
+// helper's minimum stops the kernel (CheckTmpMin): the device's library works past it.
+// (Power's helper sizes integers apart, which the name-keyed range does not know: its minimum is
+// taken from the integer sizes for an integer type.)
 inline UbAccess MathScratch(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t elems,
-                            uint32_t typeSize, bool reuse) {
+                            uint32_t typeSize, bool reuse, bool integral, const SrcLoc& loc) {
   const std::optional<TmpRange> range = MathTmpRange(api, elems, typeSize, reuse);
+  if (range && tmp != nullptr) {
+    const bool intPower = integral && std::strcmp(api, "Power") == 0;
+    const uint32_t least = intPower ? PowerTmpRange(elems, false, true, typeSize).minValue : range->minValue;
+    if (tmp->GetSize() < least) CheckTmpMin(api, tmp, least, ("Get" + std::string(api) + "MaxMinTmpSize").c_str(), loc);
+  }
   return Scratch(tmp, range ? range->maxValue : UINT32_MAX);
 }
 
@@ -29,7 +37,7 @@ void AdvUnary(const char* api, int steps, const AscendC::LocalTensor<T>& dst, co
   const Lanes l = CountLanes<T>(count);
   // Every step holds the buffer, the last one too: a one-step call (ClampMax, Floor, Exp of level
   // 0) left it unwritten.
-  const UbAccess scratch = MathScratch(api, tmp, count, sizeof(T), reuse);
+  const UbAccess scratch = MathScratch(api, tmp, count, sizeof(T), reuse, std::is_integral_v<T>, loc);
   for (int s = 1; s < steps; ++s)
     IssueVector(
         Op::kVecTransc, api, l,
@@ -45,6 +53,8 @@ void AdvBinary(const char* api, int steps, const AscendC::LocalTensor<T>& dst, c
                const AscendC::LocalTensor<T>& b, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, Fn fn,
                const SrcLoc& loc) {
   const Lanes l = CountLanes<T>(count);
+  CheckTmpMin(api, tmp, PowerTmpRange(count, true, std::is_integral_v<T>, sizeof(T)).minValue, "GetPowerMaxMinTmpSize",
+              loc);
   const UbAccess scratch = Scratch(tmp, PowerTmpRange(count, true, false, sizeof(T)).maxValue);
   for (int s = 1; s < steps; ++s)
     IssueVector(Op::kVecTransc, api, l,
@@ -296,7 +306,7 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, con
 namespace ascendc_sim {
 template <typename T, typename U>
 void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& tensor, T scalar,
-                         bool tensorIsSrc0, const AscendC::LocalTensor<U>& mask,
+                         bool tensorIsSrc0, const AscendC::LocalTensor<U>& mask, bool reuseMask,
                          const AscendC::LocalTensor<uint8_t>& tmp, const AscendC::SelectWithBytesMaskShapeInfo& info,
                          const SrcLoc& loc) {
   const char* api = "SelectWithBytesMask";
@@ -310,14 +320,22 @@ void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
   const Lanes l = CountLanes<T>(count);
   const bool maskWider = info.maskLastAxis != info.srcLastAxis;
   const int steps = maskWider ? 4 : 3;
-  // The buffer up to GetSelectWithBytesMaskMaxTmpSize's maximum: the kernel's past it is its own.
-  const UbAccess scratch = Scratch(&tmp, SelectWithBytesMaskMaxTmpBytes(count, sizeof(U), maskWider));
+  // Rows wider than the source's are first gathered to the source's width (asc-devkit's A2
+  // SelectWithBytesMaskImpl, RemoveRedundantMask): with isReuseMask into the mask itself, which the
+  // call leaves so, else into the buffer, which then needs room for that copy. The library asserts
+  // 1 KiB and that copy at the least (its minimum); it writes up to GetSelectWithBytesMaskMaxTmpSize's
+  // maximum for the flag, and the kernel's past it is its own.
+  const bool gatherInMask = maskWider && reuseMask;
+  const uint32_t maskCopy = maskWider && !reuseMask ? static_cast<uint32_t>((count * sizeof(U) + 31) / 32 * 32) : 0;
+  CheckTmpMin(api, &tmp, 1024 + maskCopy, "SelectWithBytesMask's library", loc);
+  const UbAccess scratch = Scratch(&tmp, SelectWithBytesMaskMaxTmpBytes(count, sizeof(U), maskCopy != 0));
+  const UbAccess gathered{mask.UbAddr(), static_cast<uint32_t>(count * sizeof(U)), true};
   for (int s = 0; s < steps; ++s)
     IssueVector(Op::kVecSelect, api, l,
                 {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
                  {tensor.UbAddr(), tensor.GetSize(), sizeof(T), {}, false},
                  {mask.UbAddr(), mask.GetSize(), sizeof(U), {}, false}},
-                sizeof(T), loc, {scratch});
+                sizeof(T), loc, {scratch, s == 0 && gatherInMask ? gathered : UbAccess{0, 0, false}});
   T* out = ascendc_sim::HostData(dst);
   const T* in = ascendc_sim::HostData(tensor);
   const U* m = ascendc_sim::HostData(mask);
@@ -327,6 +345,14 @@ void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
       const bool one = m[r * info.maskLastAxis + c] != U(0);
       out[i] = one == tensorIsSrc0 ? scalar : in[i];
     }
+  // The mask as the gather leaves it: row r's first srcLastAxis values at r x srcLastAxis, the rest
+  // as they were (forward order: no row is overwritten before it is read).
+  if (gatherInMask) {
+    U* g = ascendc_sim::HostData(mask);
+    for (uint32_t r = 1; r < info.firstAxis; ++r)
+      std::memmove(g + static_cast<uint64_t>(r) * info.srcLastAxis, g + static_cast<uint64_t>(r) * info.maskLastAxis,
+                   info.srcLastAxis * sizeof(U));
+  }
 }
 }  // namespace ascendc_sim
 
@@ -335,12 +361,12 @@ template <typename T, typename U, bool isReuseMask = true>
 __aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1,
                                            const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                            const SelectWithBytesMaskShapeInfo& info, ASCENDC_SIM_LOC) {
-  ascendc_sim::SelectWithBytesMask(dst, src0, src1, true, mask, sharedTmpBuffer, info, loc);
+  ascendc_sim::SelectWithBytesMask(dst, src0, src1, true, mask, isReuseMask, sharedTmpBuffer, info, loc);
 }
 template <typename T, typename U, bool isReuseMask = true>
 __aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1,
                                            const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                            const SelectWithBytesMaskShapeInfo& info, ASCENDC_SIM_LOC) {
-  ascendc_sim::SelectWithBytesMask(dst, src1, src0, false, mask, sharedTmpBuffer, info, loc);
+  ascendc_sim::SelectWithBytesMask(dst, src1, src0, false, mask, isReuseMask, sharedTmpBuffer, info, loc);
 }
 }  // namespace AscendC

@@ -622,6 +622,13 @@ inline uint32_t FixSource(const LocalTensor<S>& src, const FixpipeParamsV220& p,
                         static_cast<uint64_t>((p.mSize + 15) / 16) * 256;
   return ascendc_sim::CubeOperand(src, ascendc_sim::LocalBuf::kL0C, 64, last * sizeof(S), api, "src", loc);
 }
+
+// Issues a Fixpipe from `s` (FixSource's address, its reach checked) with the L0C bytes it reads as
+// the race checker's reads (runtime/cube.cpp), and `dst` when its destination is local. Out of
+// line: a kernel that calls Fixpipe keeps the code it had around the call, which the native
+// engine's scalar count sees.
+void IssueFixpipe(ascendc_sim::Core& core, const ascendc_sim::Instr& ins, const FixpipeParamsV220& p, uint32_t s,
+                  uint32_t srcBytes, const ascendc_sim::UbAccess* dst, const ascendc_sim::SrcLoc& loc, const char* api);
 }  // namespace detail
 
 template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
@@ -668,8 +675,7 @@ __aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>&
   ins.ubAddr[1] = s;
   ins.ubBytes[1] = static_cast<uint32_t>(p.mSize) * ((p.nSize + 15) / 16) * 16 * sizeof(S);
   ins.atomic = static_cast<uint8_t>(core.Registers().atomicOp);
-  UbAccess a{s, ins.ubBytes[1], false};
-  core.IssueAccesses(ins, loc, api, &a, 1);
+  detail::IssueFixpipe(core, ins, p, s, sizeof(S), nullptr, loc, api);
   if (p.ndNum > 1 && nd)
     core.GmAccess(PIPE_FIX, GmPattern{ins.gmAddr, 1, static_cast<uint32_t>(hi * sizeof(D)), hi * sizeof(D)}, true, loc,
                   api);
@@ -716,8 +722,8 @@ __aicore__ inline void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& 
   ins.ubAddr[1] = s;
   ins.ubBytes[0] = static_cast<uint32_t>(hi * sizeof(D));
   ins.ubBytes[1] = static_cast<uint32_t>(p.mSize) * ((p.nSize + 15) / 16) * 16 * sizeof(S);
-  UbAccess acc[2] = {{s, ins.ubBytes[1], false}, {d, ins.ubBytes[0], true}};
-  core.IssueAccesses(ins, loc, api, acc, 2);
+  const UbAccess written{d, ins.ubBytes[0], true};
+  detail::IssueFixpipe(core, ins, p, s, sizeof(S), &written, loc, api);
 }
 
 // DataCopy from L0C to GM or L1 (a GlobalTensor or LocalTensor `dst`): the Fixpipe it is

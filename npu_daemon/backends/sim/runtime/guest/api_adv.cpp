@@ -135,7 +135,7 @@ void AdvPower(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uin
 
 // SelectWithBytesMask over firstAxis rows: the native counts them in 32 bits and reads maskLastAxis
 // mask values a row, past the lanes it issues: both extents are held to their buffers here.
-void AdvSelectBytesMask(const Call& c, int32_t t, int32_t u, int32_t tensorIsSrc0, uint32_t d, uint32_t dn, uint32_t s,
+void AdvSelectBytesMask(const Call& c, int32_t t, int32_t u, int32_t form, uint32_t d, uint32_t dn, uint32_t s,
                         uint32_t sn, int64_t scalar, uint32_t m, uint32_t mn, uint32_t tmp, uint32_t tmpn,
                         uint32_t infoPtr, int32_t line) {
   const char* api = "SelectWithBytesMask";
@@ -153,10 +153,8 @@ void AdvSelectBytesMask(const Call& c, int32_t t, int32_t u, int32_t tensorIsSrc
         Reach(M, static_cast<uint64_t>(info.firstAxis) * std::max(info.srcLastAxis, info.maskLastAxis), api, "mask");
         const T v = FromBits<T>(scalar);
         const SrcLoc loc = c.Loc(line);
-        if (tensorIsSrc0)
-          AscendC::SelectWithBytesMask(D, S, v, M, Tmp(tmp, tmpn), info, loc);
-        else
-          AscendC::SelectWithBytesMask(D, v, S, M, Tmp(tmp, tmpn), info, loc);
+        // The guest's form word (ascendc_guest/adv.h SelectForm): the tensor is src0, isReuseMask.
+        ascendc_sim::SelectWithBytesMask(D, S, v, (form & 1) != 0, M, (form & 2) != 0, Tmp(tmp, tmpn), info, loc);
       } else {
         Unsupported(api, t * 16 + u);
       }

@@ -44,10 +44,15 @@ ASCENDC_GUEST_IMPORT(adv_cumsum)
 void adv_cumsum(Dtype t, int32_t config, uint32_t d, uint32_t dSize, uint32_t last, uint32_t lastSize, uint32_t s,
                 uint32_t sSize, uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, uint32_t outter, uint32_t inner,
                 int32_t line);
+// SelectWithBytesMask's form word: bit 0 the tensor is src0, bit 1 isReuseMask (the library may
+// gather the mask's rows into the mask itself, which the call then leaves so).
+constexpr int32_t SelectForm(bool tensorIsSrc0, bool isReuseMask) {
+  return (tensorIsSrc0 ? 1 : 0) | (isReuseMask ? 2 : 0);
+}
 ASCENDC_GUEST_IMPORT(adv_select_bytes_mask)
-void adv_select_bytes_mask(Dtype t, Dtype u, int32_t tensorIsSrc0, uint32_t d, uint32_t dSize, uint32_t s,
-                           uint32_t sSize, int64_t scalar, uint32_t m, uint32_t mSize, uint32_t tmp, uint32_t tmpSize,
-                           const void* info, int32_t line);
+void adv_select_bytes_mask(Dtype t, Dtype u, int32_t form, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize,
+                           int64_t scalar, uint32_t m, uint32_t mSize, uint32_t tmp, uint32_t tmpSize, const void* info,
+                           int32_t line);
 ASCENDC_GUEST_IMPORT(adv_arith_progression)
 void adv_arith_progression(Dtype t, uint32_t d, uint32_t dSize, int64_t first, int64_t diff, int32_t count);
 
@@ -248,7 +253,8 @@ template <typename T, typename U, bool isReuseMask = true>
 void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
                          const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
                          ASCENDC_GUEST_LINE) {
-  ascendc_guest::adv_select_bytes_mask(ascendc_guest::DtypeOf<T>(), MaskDtype<U>(), 1, ASCENDC_GUEST_T(dst),
+  ascendc_guest::adv_select_bytes_mask(ascendc_guest::DtypeOf<T>(), MaskDtype<U>(),
+                                       ascendc_guest::SelectForm(true, isReuseMask), ASCENDC_GUEST_T(dst),
                                        ASCENDC_GUEST_T(src0), ascendc_guest::BitsOf(src1), ASCENDC_GUEST_T(mask),
                                        ASCENDC_GUEST_T(sharedTmpBuffer), &info, line);
 }
@@ -256,7 +262,8 @@ template <typename T, typename U, bool isReuseMask = true>
 void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
                          const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
                          ASCENDC_GUEST_LINE) {
-  ascendc_guest::adv_select_bytes_mask(ascendc_guest::DtypeOf<T>(), MaskDtype<U>(), 0, ASCENDC_GUEST_T(dst),
+  ascendc_guest::adv_select_bytes_mask(ascendc_guest::DtypeOf<T>(), MaskDtype<U>(),
+                                       ascendc_guest::SelectForm(false, isReuseMask), ASCENDC_GUEST_T(dst),
                                        ASCENDC_GUEST_T(src1), ascendc_guest::BitsOf(src0), ASCENDC_GUEST_T(mask),
                                        ASCENDC_GUEST_T(sharedTmpBuffer), &info, line);
 }
