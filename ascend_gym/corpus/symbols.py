@@ -12,6 +12,12 @@ build compiles into the tiling's own target.
 The reading is lexical and conservative: a prototype is a statement at the start of a line
 naming a return type, a function and a parameter list without nested parentheses; a definition
 the same followed by a body. Member functions (`Class::Name`) are neither.
+
+A class is read alike (`unbuilt_classes`): one the program constructs whose body declares member
+functions it does not define, with none of them defined out of line (`Class::Name(...) {`) in the
+program's files, needs the unit that defines them, its virtual table's with them (an A2 tiling
+that constructs another SoC's tiling class under a run-time check links only with that class's
+source, as the repository's one library of every SoC's sources holds it).
 """
 
 from __future__ import annotations
@@ -98,3 +104,95 @@ def unresolved(texts: Iterable[str]) -> set[str]:
         if sum(len(re.findall(rf"(?<!\.)(?<!->)\b{re.escape(name)}\s*\(", t)) for t in texts)
         > prototypes[name]
     }
+
+
+# A class or struct with a body: its name, and the bases its head names.
+_CLASS_HEAD = re.compile(
+    r"\b(?:class|struct)\s+(?P<name>[A-Za-z_]\w*)\s*(?:final\s*)?(?::(?P<bases>[^;{}()]*))?\{"
+)
+# A member function a class body declares without defining it, not pure, defaulted or deleted:
+# one unit defines it out of line.
+_MEMBER_DECLARED = re.compile(
+    r"~?\b[A-Za-z_]\w*\s*\([^;{}()]*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*|final\s*)*;"
+)
+_ACCESS = {"public", "protected", "private", "virtual"}
+
+
+def _body_end(text: str, start: int) -> int:
+    """The index just past the brace that closes the one opened at `start`."""
+    depth = 0
+    for m in _BRACES.finditer(text, start):
+        depth += {"{": 1, "}": -1}.get(m.group(), 0)
+        if depth == 0:
+            return m.end()
+    return len(text)
+
+
+def _own_level(body: str) -> str:
+    """A class body with its nested bodies (inline member functions, nested classes) blanked."""
+    out, depth, pos = [], 0, 0
+    for m in _BRACES.finditer(body):
+        if m.group() == ";":
+            continue
+        out.append(body[pos : m.start()] if depth <= 1 else _blank(body[pos : m.start()]))
+        depth += 1 if m.group() == "{" else -1
+        out.append(m.group())
+        pos = m.end()
+    out.append(body[pos:])
+    return "".join(out)
+
+
+def _uses(name: str, text: str) -> bool:
+    """Whether `text` (class heads and the class's own body blanked) constructs the class: a
+    temporary or an object of it, `new`, or a template argument (`make_unique<C>`); a pointer or
+    a reference to it needs no definition."""
+    return bool(
+        re.search(rf"(?<![\w~])(?:{name}\s*[({{]|{name}\s+\w+\s*[({{;=]|<\s*{name}\s*>)", text)
+    )
+
+
+def unbuilt_classes(texts: Iterable[str]) -> set[str]:
+    """The classes the files `texts` construct (or derive a constructed class from) whose bodies
+    there declare member functions that none of `texts` defines out of line: each needs the unit
+    of the library that defines them (its virtual table is emitted there too)."""
+    texts = [_STRIP.sub(" ", t) for t in texts]
+    bodies: dict[str, list[tuple[int, int, int]]] = collections.defaultdict(list)
+    bases: dict[str, set[str]] = collections.defaultdict(set)
+    out_of_line: set[str] = set()
+    for i, t in enumerate(texts):
+        for m in _CLASS_HEAD.finditer(t):
+            end = _body_end(t, m.end() - 1)
+            bodies[m["name"]].append((i, m.start(), end))
+            if _MEMBER_DECLARED.search(_own_level(t[m.end() - 1 : end])):
+                out_of_line.add(m["name"])
+            for part in (m["bases"] or "").split(","):
+                words = [w for w in re.findall(r"\w+", part.split("<")[0]) if w not in _ACCESS]
+                if words:
+                    bases[m["name"]].add(words[-1])
+    heads = [_CLASS_HEAD.sub(lambda m: _blank(m.group()[:-1]) + "{", t) for t in texts]
+    used = set()
+    for name, spans in bodies.items():
+        for i, t in enumerate(heads):
+            if name not in t:
+                continue
+            for j, a, b in spans:  # the class's own body: its constructors' declarations
+                t = t[:a] + _blank(t[a:b]) + t[b:] if j == i else t
+            if _uses(name, t):
+                used.add(name)
+                break
+    todo = list(used)
+    while todo:  # a constructed class constructs its bases
+        for base in bases.get(todo.pop(), ()):
+            if base in bodies and base not in used:
+                used.add(base)
+                todo.append(base)
+    return {
+        name
+        for name in used & out_of_line
+        if not any(re.search(member_definition(name), t) for t in texts)
+    }
+
+
+def member_definition(name: str) -> str:
+    """The pattern of an out-of-line definition of a member function of class `name`."""
+    return rf"\b{re.escape(name)}::~?\w+\s*\([^;{{}}()]*\)[^;{{}}]*\{{"
