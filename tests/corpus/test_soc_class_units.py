@@ -109,6 +109,30 @@ def test_the_text_tells_which_class_the_program_needs_from_elsewhere():
     assert symbols.unbuilt_classes([derived, caller]) == {"OffsetRowsTiling", "Base"}
 
 
+def test_what_names_the_class_without_constructing_it_needs_nothing():
+    """The forms hicann cann-ops' cube tiling headers showed: none constructs the class."""
+    # Another namespace's class of the same name (`gert::Shape` beside a cube `Shape`).
+    other = "int Go() { optiling::other_advanced::OffsetRowsTiling t(nullptr); return 0; }\n"
+    assert symbols.unbuilt_classes([HEADER, other]) == set()
+    # A function returning it by value, declared or defined: parameters, not arguments.
+    returning = (
+        "optiling::offset_rows_advanced::OffsetRowsTiling Make(gert::TilingContext* c);\n"
+        "offset_rows_advanced::OffsetRowsTiling Copy(const OffsetRowsTiling& t);\n"
+    )
+    assert symbols.unbuilt_classes([HEADER, returning]) == set()
+    # A member of a class nothing constructs, and a derived class's initializer of its base.
+    holder = (
+        "struct Cache {\n  Cache();\n  OffsetRowsTiling held_;\n};\n"
+        "class Derived : public OffsetRowsTiling {\npublic:\n"
+        "  explicit Derived(gert::TilingContext* c) : OffsetRowsTiling(c) {}\n};\n"
+    )
+    assert symbols.unbuilt_classes([HEADER, holder]) == set()
+    # Constructed, the holder constructs what it holds, the derived class its base.
+    assert symbols.unbuilt_classes([HEADER, holder, "Cache c;\n"]) == {"OffsetRowsTiling", "Cache"}
+    built = "int Go(gert::TilingContext* c) { return Derived(c).DoTiling(); }\n"
+    assert symbols.unbuilt_classes([HEADER, holder, built]) == {"OffsetRowsTiling"}
+
+
 def test_the_arch35_source_defining_the_class_joins_the_tiling_program(tmp_path):
     pkg = _package(_repository(tmp_path))
     assert DEFINER in pkg.spec.host_sources, pkg.spec.host_sources
