@@ -18,7 +18,7 @@ import os
 import posixpath
 import re
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -522,6 +522,9 @@ class Tree:
     sources: list[str] = field(default_factory=list)
     # Each of those sources' tree/ path by its real path.
     units: dict[Path, str] = field(default_factory=dict)
+    # The files of the operator directory compiled with a built source (they or a header they
+    # include), at their path from it: where the program's text is read (`_defining_units`).
+    reached: tuple[str, ...] = ()
 
 
 # The C++ sources a header's declarations may be defined in, beside it under its name.
@@ -535,6 +538,7 @@ def tree_files(
     roots: tuple[Path, ...] = (),
     companion: Callable[[Path, bool], bool] = lambda _unit, _guarded: False,
     units: Sequence[Path] = (),
+    built: Collection[str] = (),
 ) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
     path or through one of the build's include roots `roots`, and what those include in turn the
@@ -550,7 +554,9 @@ def tree_files(
     `sources`, its includes followed alike; `companion` is also told whether the include sits
     under a preprocessor condition. `units`: sources outside `root` that are translation units of
     the tiling program whatever includes them (another operator's source registering this one's
-    tiling), brought and followed alike."""
+    tiling), brought and followed alike. `built`: files of `root` the tiling program compiles
+    though `_built` leaves them out (another SoC's source defining a class it constructs), their
+    includes followed as a built file's."""
     found = {unit: checkout_text(unit, within) for unit in units}
     sources = list(units)
     own: dict[str, str] = {}
@@ -558,7 +564,9 @@ def tree_files(
     missing: set[str] = set()
     # A header a built source includes is built with it, wherever it sits (an A2 tiling that
     # includes its arch35/ sibling compiles that too); what only unbuilt sources reach is not.
-    todo = [(root / rel, text, _built(root / rel, root)) for rel, text in files.items()]
+    todo = [
+        (root / rel, text, rel in built or _built(root / rel, root)) for rel, text in files.items()
+    ]
     todo += [(unit, text, True) for unit, text in found.items()]
     walked = {path: built for path, _, built in todo}  # each file once, again once built
     while todo:
@@ -607,8 +615,15 @@ def tree_files(
                         sources.append(unit)
                         walked[unit] = True
                         todo.append((unit, found[unit], True))
+    reached = tuple(
+        sorted(
+            p.relative_to(root).as_posix()
+            for p, b in walked.items()
+            if b and p.is_relative_to(root)
+        )
+    )
     if not found:
-        return Tree({}, "", [], tuple(sorted(missing)), own)
+        return Tree({}, "", [], tuple(sorted(missing)), own, reached=reached)
     order = [r for r in roots if r in used]
     base = Path(os.path.commonpath([root, *found, *order]))
     placed = {p: f"tree/{p.relative_to(base).as_posix()}" for p in sources}
@@ -620,6 +635,7 @@ def tree_files(
         own,
         sorted(placed.values()),
         placed,
+        reached,
     )
 
 
@@ -816,20 +832,26 @@ def packaged(
     companion = functools.partial(_built_with, repo, targets, own=build.usage)
     units = [tiling, *_program_siblings(tiling, targets, tiling_build.usage)] if foreign else []
     tree = tree_files(top, files, within, roots, companion, units)
+    taken: list[str] = []  # the operator directory's own sources taken for a symbol (arch35/)
     refused: set[Path] = set()
     for _ in range(MAX_LINK_ROUNDS):  # what the units brought may call further
         needed = _defining_units(repo, top, targets, build.usage, {**files, **tree.files}, tree)
         needed = [u for u in needed if u not in refused]
         for unit in needed:
-            trial = tree_files(top, files, within, roots, companion, [*units, unit])
+            rel = unit.relative_to(top).as_posix() if unit.is_relative_to(top) else None
+            more = [*units, unit] if rel is None else units
+            trial = tree_files(
+                top, files, within, roots, companion, more, [*taken, *[rel] * bool(rel)]
+            )
+            brought = [t for f, t in trial.files.items() if f not in tree.files]
             # A source that loads a library at run time, or whose includes do (a sub-package's
             # adapter to a closed library): the sandbox refuses dlopen, so taking it would turn an
             # honest operator's missing function into a rejection.
-            if any(_LOADS.search(t) for f, t in trial.files.items() if f not in tree.files):
+            if any(_LOADS.search(t) for t in [*brought, files.get(rel or "", "")]):
                 refused.add(unit)
                 continue
-            units.append(unit)
-            tree = trial
+            units, tree = more, trial
+            taken += [rel] if rel else []
         if not set(needed) - refused:
             break
     if foreign:
@@ -866,7 +888,11 @@ def packaged(
     program = _tiling_program(build.usage, targets, source, extra_hosts, files)
     update: dict = {
         **layout_files,
-        "host_sources": [*program, *(s for s in tree.sources if s != host)],
+        "host_sources": [
+            *program,
+            *(t for t in taken if t not in program),
+            *(s for s in tree.sources if s != host),
+        ],
         "tree_path": tree.tree_path,
         "include_dirs": tree.include_dirs,
         "host_defines": tiling_build.usage.definitions_of([tiling]),
@@ -922,32 +948,42 @@ def _defining_units(
     files: dict[str, str],
     tree: Tree,
 ) -> list[Path]:
-    """The sources of other operator directories that define a function the tiling program
-    declares and calls but none of its files defines (`symbols.unresolved`: another operator's
-    tiling, declared in this one's header), as the linker takes them from the repository's one
-    tiling library: the op_host sources defining it (`registry.defining`) that the build files
-    compile into the tiling's target (`_built_with`), the A2's or shared ones. Where several
-    qualify, the one nearest the operator's directory (an experimental copy's own, beside it);
-    none where that does not decide."""
-    texts = [
-        t
-        for p, t in files.items()
-        if (p.startswith("op_host/") and _built(root / p, root)) or p.startswith("tree/")
-    ]
-    have = {p.resolve() for p in tree.units} | {Path(os.path.abspath(root / p)) for p in files}
+    """The sources that define a function the tiling program declares and calls but none of its
+    files defines (`symbols.unresolved`: another operator's tiling, declared in this one's
+    header), or the members of a class it constructs (`symbols.unbuilt_classes`: another SoC's
+    tiling class an A2 tiling constructs under a run-time check), as the linker takes them from
+    the repository's one tiling library: the op_host sources defining it (`registry.defining`,
+    `registry.defining_class`), of this operator's directory or another's, that the build files
+    compile into the tiling's target (`_built_with`), whatever their SoC's directory; an A2 or
+    shared one before another SoC's. Where several qualify, the one nearest the operator's
+    directory (an experimental copy's own, beside it); none where that does not decide."""
+    read = {
+        p
+        for p in files
+        if (p.startswith("op_host/") and _built(root / p, root))
+        or p.startswith("tree/")
+        or p in tree.reached
+    }
+    texts = [files[p] for p in sorted(read)]
+    have = {p.resolve() for p in tree.units} | {Path(os.path.abspath(root / p)) for p in read}
+    repo = Path(os.path.abspath(repo))
+    wanted = [(n, registry.defining) for n in sorted(symbols.unresolved(texts))]
+    wanted += [(n, registry.defining_class) for n in sorted(symbols.unbuilt_classes(texts))]
     found: list[Path] = []
-    for name in sorted(symbols.unresolved(texts)):
+    for name, definers in wanted:
         candidates = [
             p
-            for p in registry.defining(Path(os.path.abspath(repo)), name)
-            if not p.is_relative_to(root)
-            and p.resolve() not in have
-            and _a2_or_shared(p.relative_to(os.path.abspath(repo)).parent)
-            and not _OTHER_SOC_FILE.search(p.stem)
+            for p in definers(repo, name)
+            if p.resolve() not in have
             and not any(k in p.name for k in _HOST_SKIP)
             and _built_with(repo, targets, p, own=own)
         ]
-        nearest = _nearest(root, candidates)
+        a2 = [
+            p
+            for p in candidates
+            if _a2_or_shared(p.relative_to(repo).parent) and not _OTHER_SOC_FILE.search(p.stem)
+        ]
+        nearest = _nearest(root, a2 or candidates)
         if nearest is not None and nearest not in found:
             found.append(nearest)
     return found

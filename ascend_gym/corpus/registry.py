@@ -6,8 +6,8 @@ operator's tiling is whatever source of that library registers its type with the
 its own: its op_host holds only its OpDef, and the registration of its type sits in the other
 operator's tiling source (one function serving two types). The registry is read here from the
 repository's op_host sources, so such an operator is built with the source that registers it;
-and so are the functions those sources define (`defining`), where one operator's tiling calls
-another's.
+and so are the functions and classes those sources define (`defining`, `defining_class`), where
+one operator's tiling calls another's.
 """
 
 from __future__ import annotations
@@ -76,6 +76,16 @@ def defining(repo: Path, name: str) -> tuple[Path, ...]:
         path
         for path, text in _texts(repo).items()
         if name in text and spelled.search(text) and name in symbols.defined(text, external=True)
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def defining_class(repo: Path, name: str) -> tuple[Path, ...]:
+    """The op_host sources of `repo` that define a member function of class `name` out of line
+    (`symbols.member_definition`), in path order."""
+    spelled = re.compile(symbols.member_definition(name))
+    return tuple(
+        path for path, text in _texts(repo).items() if name in text and spelled.search(text)
     )
 
 

@@ -10,7 +10,7 @@ import shutil
 import tomllib
 from pathlib import Path
 
-from ascend_core.package import OperatorSpec
+from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.corpus import build_package, find_ops, registry, symbols
 
@@ -114,10 +114,15 @@ def test_two_sources_as_near_defining_it_decide_nothing(tmp_path):
     assert not any("split_rows" in s for s in pkg.spec.host_sources)
 
 
-def test_it_compiles_and_passes_through_the_daemon(tmp_path, client):
-    pkg = _package(_repository(tmp_path))
+def checked(pkg: OperatorPackage, client, run_id: str):
+    """The daemon's compile and check of an offset_rows package, with the fixtures' reference."""
     reference = (HERE / "tree_reference.py").read_text()
     pkg = pkg.model_copy(update={"files": {**pkg.files, "reference.py": reference}})
-    request = EvalRequest(run_id="defining", package=pkg, stages=[Stage.COMPILE, Stage.CHECK])
-    result = client.evaluate(request)
+    return client.evaluate(
+        EvalRequest(run_id=run_id, package=pkg, stages=[Stage.COMPILE, Stage.CHECK])
+    )
+
+
+def test_it_compiles_and_passes_through_the_daemon(tmp_path, client):
+    result = checked(_package(_repository(tmp_path)), client, "defining")
     assert result.status is Status.OK, result.message

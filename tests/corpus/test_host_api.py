@@ -56,6 +56,14 @@ static aclnnStatus CheckName(const ge::Operator& op) {
   OP_LOGE_IF(std::string(name.GetString()) != "gate", 2, "HostWords", "name %s", name.GetString());
   return OK;
 }
+// A view's strides, as the gert::Stride pages' examples build and read them.
+static int64_t Strides() {
+  gert::Stride s({3, 256, 256});
+  s.AppendStride(1024).SetStride(0U, 1);  // 1, 256, 256, 1024
+  const gert::Stride t({1, 256, 256});
+  return static_cast<int64_t>(s.GetDimNum()) * 10 + (s != t) + (s[3] == 1024) * 100 +
+         (s.GetStride(gert::Stride::kMaxDimNum) == gert::Stride::kInvalidStrideValue) * 1000;
+}
 static ge::graphStatus HostWordsTiling(gert::TilingContext* ctx) {
   HostWordsTilingData t;
   fe::PlatFormInfos* infos = ctx->GetPlatformInfo();
@@ -79,7 +87,8 @@ static ge::graphStatus HostWordsTiling(gert::TilingContext* ctx) {
           // the view queries: every launched tensor is contiguous, so none carries a view
           (!ctx->InputIsView(0) && !ctx->OutputIsView(0) && !ctx->RequiredInputIsView(0) &&
            ctx->GetInputStride(0) == nullptr && ctx->GetInputOffset(0) == -1 &&
-           ctx->GetRequiredInputOffset(0) == -1) * 1000};
+           ctx->GetRequiredInputOffset(0) == -1) * 1000 +
+          Strides() * 10000};
   t.set_p(p);
   ctx->SetBlockDim(1);
   t.SaveToBuffer(ctx->GetRawTilingData()->GetData(), ctx->GetRawTilingData()->GetCapacity());
@@ -118,7 +127,7 @@ REFERENCE = """import numpy as np
 
 
 def host_words(x):
-    return np.array([20, 196608, 10, 16, 8 * 288 * 4, 136 * 4, 20040, 1111], np.int64)
+    return np.array([20, 196608, 10, 16, 8 * 288 * 4, 136 * 4, 20040, 11411111], np.int64)
 """
 
 SPEC = """name = "host_words"

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
+#include <limits>
 #include <map>
 #include <type_traits>
 #include <utility>
@@ -699,7 +701,39 @@ class AnchorInstanceInfo {
 // the node), or by IR index (the Optional/Required/Dynamic getters), as metadef's
 // ExtendedKernelContext maps them through the instance info.
 class TilingContext;
-class Stride;  // a view's strides (exe_graph/runtime/stride.h): never handed out here
+// A view's strides (metadef exe_graph/runtime/stride.h, as its gert::Stride pages document it:
+// a dimension count and up to kMaxDimNum strides). No context hands one out (every launched
+// tensor is contiguous: Get*Stride answer nullptr), but a tiling that reads one after a view
+// check compiles against it, as ops-nn's arch35 matmul helper does.
+class Stride {
+ public:
+  static constexpr size_t kMaxDimNum = 25;
+  // What GetStride answers past kMaxDimNum; the pages name it without its value: Shape's invalid
+  // dimension's (shape/GetDim.md: the smallest int64_t), no stride a tensor has.
+  static constexpr int64_t kInvalidStrideValue = std::numeric_limits<int64_t>::min();
+  Stride() = default;
+  Stride(const std::initializer_list<int64_t>& args) {
+    for (int64_t v : args) AppendStride(v);
+  }
+  bool operator==(const Stride& rht) const {
+    return dimNum_ == rht.dimNum_ && std::equal(strides_, strides_ + dimNum_, rht.strides_);
+  }
+  bool operator!=(const Stride& rht) const { return !(*this == rht); }
+  const int64_t& operator[](size_t idx) const { return strides_[idx]; }
+  int64_t& operator[](size_t idx) { return strides_[idx]; }
+  size_t GetDimNum() const { return dimNum_; }
+  void SetDimNum(size_t dimNum) { dimNum_ = dimNum; }
+  int64_t GetStride(size_t idx) const { return idx < kMaxDimNum ? strides_[idx] : kInvalidStrideValue; }
+  void SetStride(size_t idx, int64_t stride) { strides_[idx] = stride; }
+  Stride& AppendStride(int64_t value) {
+    if (dimNum_ < kMaxDimNum) strides_[dimNum_++] = value;
+    return *this;
+  }
+
+ private:
+  size_t dimNum_ = 0;
+  int64_t strides_[kMaxDimNum] = {};
+};
 
 // The node a tiling runs for (metadef compute_node_info.h): its type and name, its IR parameters'
 // instances and its input / output counts, read from the context the harness filled.
@@ -746,8 +780,7 @@ class TilingContext {
   // The view queries (metadef tiling_context.h; InputIsView: atlasopapi_07_00771): whether a
   // tensor carries a non-contiguous description (a TensorV2 with strides and an offset). The
   // harness launches every tensor contiguous, as a plain tensor, so none does: false, no stride
-  // (nullptr), offset -1, as documented for a tensor without one. Stride stays declared only: a
-  // tiling reading one's fields after a false answer has no documented layout to compile against.
+  // (nullptr), offset -1, as documented for a tensor without one.
   bool InputIsView(size_t) const { return false; }
   bool OutputIsView(size_t) const { return false; }
   bool OptionalInputIsView(size_t) const { return false; }
