@@ -264,9 +264,12 @@ def _best_package(result: Any, view: EpisodeView) -> OperatorPackage | None:
 
 
 def _infra(error: Exception, view: EpisodeView) -> bool:
-    """A daemon that cannot be reached, or answers faults, or a model endpoint that failed, is not
-    the policy's failure."""
-    if isinstance(error, DaemonError | ConnectionError | InfrastructureError):
+    """A daemon that cannot be reached, or answers faults, a model endpoint that failed, or a Ray
+    actor of the policy's that died (its process killed: the machine's doing), is not the policy's
+    failure."""
+    from ray.exceptions import RayActorError
+
+    if isinstance(error, DaemonError | ConnectionError | InfrastructureError | RayActorError):
         return True
     return view.last is not None and view.last.daemon_fault
 
@@ -587,6 +590,12 @@ def run_bench(
             )
             scheduler.submit()
             while scheduler.pending:
+                for d in locals_:
+                    if why := d.exited():
+                        raise DaemonError(
+                            f"the sweep's local daemon {why}; the tasks it was serving run again "
+                            "when the same command is run again"
+                        )
                 finished = scheduler.next_done(timeout_s=5.0)
                 if finished is None:
                     if progress.tty:

@@ -446,8 +446,7 @@ class LocalDaemon:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     self.process.wait(timeout=30)
             exited = self.process.poll()
-            self._log.seek(0)  # read before close() closes the log
-            said = [x for x in self._log.read().splitlines() if x.strip()]
+            said = self._said()  # read before close() closes the log
             self.close()
             why = (
                 f"exited with status {exited} before it was ready"
@@ -458,6 +457,20 @@ class LocalDaemon:
             raise DaemonError(f"the local daemon {why}: {line!r}: {last}")
         self.address = line.split()[1]
         atexit.register(self.close)
+
+    def _said(self) -> list[str]:
+        """The non-blank lines of the daemon's log so far."""
+        self._log.seek(0)
+        return [x for x in self._log.read().splitlines() if x.strip()]
+
+    def exited(self) -> str:
+        """Why the daemon is gone, with the last lines of its log ("" while it runs): a long run
+        stops on it instead of charging every task after it to the infrastructure."""
+        status = self.process.poll()
+        if status is None:
+            return ""
+        said = self._said()[-3:]
+        return f"exited with status {status}" + (": " + " | ".join(said) if said else "")
 
     def close(self) -> None:
         if self.process.poll() is None:

@@ -271,3 +271,29 @@ def test_a_task_with_a_daemon_fault_in_its_trajectory_is_infra_even_with_its_bud
     assert bench.fault_error(record) == ""
     record.trajectory = steps
     assert bench.fault_error(record) == "1 evaluation(s) answered by a daemon fault"
+
+
+def test_a_sweep_whose_local_daemon_dies_stops_to_be_resumed(tmp_path, monkeypatch):
+    """A daemon gone mid-sweep would fail every task after it as the infrastructure's (a day of a
+    long comparison spent on nothing): the sweep stops, saying why, and its tasks run on resume."""
+
+    class Dying(bench.LocalDaemon):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.process.kill()
+            self.process.wait()
+
+    monkeypatch.setattr(bench, "LocalDaemon", Dying)
+    config = SweepConfig(
+        ops=["op://ascend-ops-v1/level1/add"], policies=["random"], budget=2, seeds=1
+    )
+    with pytest.raises(bench.DaemonError, match=r"local daemon exited with status -9.*run again"):
+        bench.run_bench(config, tmp_path, daemon_workers=1, parallel=1)
+    assert not (tmp_path / bench.RESULTS).read_text().strip()  # no task charged to it
+    assert bench.resume(tmp_path, config).todo  # the task is still to run
+
+
+def test_a_policy_actor_that_died_is_the_infrastructures_failure():
+    from ray.exceptions import ActorDiedError
+
+    assert bench._infra(ActorDiedError(), None)

@@ -227,6 +227,10 @@ class OpenEvolvePolicy:
         stopped_by = "timeout"
         try:
             pid = ray.get(actor.pid.remote())
+        except BaseException:  # the actor did not start: nothing of it to stop but itself
+            ray.kill(actor, no_restart=True)
+            raise
+        try:
             config = self.config.model_dump()
             finished = actor.run.remote(str(workdir), settings, config, seed, llm)
             deadline = time.monotonic() + self.config.timeout_s
