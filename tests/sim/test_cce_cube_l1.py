@@ -196,8 +196,14 @@ def test_cc_to_cbuf_costs_what_the_api_copy_from_co1_costs(kernel):
     api, _ = _round_trip(kernel, "PAD_MODE8", CC_TO_CBUF_API)
     np.testing.assert_array_equal(api.ok().outputs["c"], want)
     np.testing.assert_array_equal(raw.ok().outputs["c"], want)
-    for pipe in ("aic_fixpipe_time_us", "aic_mte1_time_us", "aic_mac_time_us"):
+    for pipe in ("aic_mte1_time_us", "aic_mac_time_us"):  # no GM: equal whatever the timing
         assert _pipes(raw)[pipe] == _pipes(api)[pipe] > 0
+    # FIXPIPE also carries the GM write of the result, timed through the L2 model, whose state
+    # depends on when each access arrives; the API form's tensor objects add scalar code before it
+    # (tests/sim/test_cce_cube.py: up to 2 % on GM pipes). Measured: 0.2345 against 0.2323 us.
+    assert _pipes(raw)["aic_fixpipe_time_us"] == pytest.approx(
+        _pipes(api)["aic_fixpipe_time_us"], rel=0.02
+    )
 
 
 @pytest.mark.parametrize(
