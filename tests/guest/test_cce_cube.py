@@ -11,7 +11,6 @@ from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import Status
 
 CCE_MATMUL = Path(__file__).parent / "packages" / "cce_matmul"
-KERNEL = "op_kernel/cce_matmul.cpp"
 
 # The four cube steps through the basic API, for the intrinsics between the first nd2nz and the
 # copy out (the flags stay as they are).
@@ -46,7 +45,8 @@ RAW_TO_API = {
 
 
 def kernel_with(pkg: OperatorPackage, pairs: dict[str, str]) -> OperatorPackage:
-    text = pkg.files[KERNEL]
+    """The package with each `old` of its kernel file, found once, replaced by `new`."""
+    text = pkg.kernel_source
     for old, new in pairs.items():
         assert text.count(old) == 1, old
         text = text.replace(old, new)

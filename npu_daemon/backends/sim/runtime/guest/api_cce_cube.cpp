@@ -91,6 +91,9 @@ void Mad(const Call& c, int32_t t, uint32_t dst, uint32_t a, uint32_t b, int32_t
   });
 }
 
+// The fixpipe's copy out of L0C to GM (kToGm) or to L1.
+enum class CcTo { kGm, kCbuf };
+template <CcTo kTo>
 void CopyMatrixCc(const Call& c, int32_t d, int32_t s, uint32_t dst, uint32_t src, int32_t nSize, int32_t mSize,
                   uint32_t dstStride, int32_t srcStride, int32_t unitFlag, int32_t quantPre, int32_t reluPre,
                   int32_t channelSplit, int32_t nz2ndEn, int32_t line) {
@@ -99,14 +102,56 @@ void CopyMatrixCc(const Call& c, int32_t d, int32_t s, uint32_t dst, uint32_t sr
     WithType(d, [&](auto dtag) {
       using D = typename decltype(dtag)::type;
       if constexpr (!std::is_same_v<S, float> && !std::is_same_v<S, int32_t>) {
-        Unsupported("copy_matrix_cc_to_gm from L0C", s);  // L0C holds float or int32_t
+        Unsupported("copy_matrix_cc_to_* from L0C", s);  // L0C holds float or int32_t
       } else {
-        copy_matrix_cc_to_gm(GmFirst<D>(dst, "copy_matrix_cc_to_gm"), Cube<S>(src), 0, static_cast<uint16_t>(nSize),
-                             static_cast<uint16_t>(mSize), dstStride, static_cast<uint16_t>(srcStride),
-                             static_cast<uint8_t>(unitFlag), static_cast<QuantMode_t>(quantPre),
-                             static_cast<uint8_t>(reluPre), channelSplit != 0, nz2ndEn != 0, c.Loc(line));
+        const auto args = std::make_tuple(Cube<S>(src), uint8_t{0}, static_cast<uint16_t>(nSize),
+                                          static_cast<uint16_t>(mSize), dstStride, static_cast<uint16_t>(srcStride),
+                                          static_cast<uint8_t>(unitFlag), static_cast<QuantMode_t>(quantPre),
+                                          static_cast<uint8_t>(reluPre), channelSplit != 0, nz2ndEn != 0, c.Loc(line));
+        if constexpr (kTo == CcTo::kGm)
+          std::apply([&](auto... a) { copy_matrix_cc_to_gm(GmFirst<D>(dst, "copy_matrix_cc_to_gm"), a...); }, args);
+        else
+          std::apply([&](auto... a) { copy_matrix_cc_to_cbuf(Cube<D>(dst), a...); }, args);
       }
     });
+  });
+}
+
+void GmToCbuf(const Call& c, uint32_t dst, uint32_t src, int32_t nBurst, int32_t lenBurst, int32_t srcStride,
+              int32_t dstStride, int32_t padMode, int32_t line) {
+  ASCENDC_SIM_CHECK(padMode >= PAD_NONE && padMode <= PAD_MODE8, c.Loc(line), "copy_gm_to_cbuf: pad mode %d unknown",
+                    padMode);
+  copy_gm_to_cbuf(Cube<uint8_t>(dst), GmFirst<uint8_t>(src, "copy_gm_to_cbuf"), 0, static_cast<uint16_t>(nBurst),
+                  static_cast<uint16_t>(lenBurst), static_cast<uint16_t>(srcStride), static_cast<uint16_t>(dstStride),
+                  static_cast<pad_t>(padMode), c.Loc(line));
+}
+
+void CbufToBt(const Call& c, uint32_t dst, uint32_t src, int32_t convControl, int32_t nBurst, int32_t lenBurst,
+              int32_t srcGap, int32_t dstGap, int32_t line) {
+  copy_cbuf_to_bt(reinterpret_cast<uintptr_t>(Cube<uint8_t>(dst)), Cube<uint8_t>(src),
+                  static_cast<uint16_t>(convControl), static_cast<uint16_t>(nBurst), static_cast<uint16_t>(lenBurst),
+                  static_cast<uint16_t>(srcGap), static_cast<uint16_t>(dstGap), c.Loc(line));
+}
+
+// geometry and flags packed as ascendc_guest/cce_cube.h packs them.
+void Img2col(const Call& c, int32_t form, int32_t t, uint32_t dst, uint32_t src, int32_t stepK, int32_t stepM,
+             int32_t posK, int32_t posM, int64_t geometry, int32_t flags, int32_t sizeChannel, int32_t line) {
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const auto g = [&](int i) { return static_cast<uint8_t>(geometry >> (8 * i)); };
+    const auto f = [&](int i) { return ((flags >> i) & 1) != 0; };
+    const auto u = [](int32_t v) { return static_cast<uint16_t>(v); };
+    switch (static_cast<CceLoad>(form)) {
+      case CceLoad::kToA:
+        return img2colv2_cbuf_to_ca(Cube<T>(dst), Cube<T>(src), u(stepK), u(stepM), u(posK), u(posM), g(0), g(1), g(2),
+                                    g(3), g(4), g(5), f(0), f(1), f(2), f(3), u(sizeChannel), c.Loc(line));
+      case CceLoad::kToB:
+        return img2colv2_cbuf_to_cb(Cube<T>(dst), Cube<T>(src), u(stepK), u(stepM), u(posK), u(posM), g(0), g(1), g(2),
+                                    g(3), g(4), g(5), f(0), f(1), f(2), f(3), u(sizeChannel), c.Loc(line));
+      default:
+        break;
+    }
+    throw SimError(Status::RUNTIME_ERROR, "img2col intrinsic code " + std::to_string(form) + " unknown");
   });
 }
 
@@ -116,6 +161,14 @@ void SetReg(const Call& c, int32_t reg, int64_t value, int32_t line) {
       return set_nd_para(static_cast<uint64_t>(value));
     case CceReg::kPadding:
       return set_padding(static_cast<uint64_t>(value), c.Loc(line));
+    case CceReg::kFmatrixLeft:
+      return set_fmatrix(static_cast<uint64_t>(value), c.Loc(line));
+    case CceReg::kFmatrixRight:
+      return set_fmatrix_b(static_cast<uint64_t>(value), c.Loc(line));
+    case CceReg::kL3dRepeat:
+      return set_l3d_rpt(static_cast<uint64_t>(value), c.Loc(line));
+    case CceReg::kL3dSize:
+      return set_l1_3d_size(static_cast<uint64_t>(value), c.Loc(line));
     case CceReg::kAtomicOp:
       switch (static_cast<ascendc_guest::AtomicOp>(value)) {
         case ascendc_guest::AtomicOp::kNone:
@@ -149,7 +202,11 @@ void DefineCceCubeImports(wasmtime_linker_t* l) {
   Import<Nd2nz>::Define(l, "cce_nd2nz");
   Import<CubeLoad>::Define(l, "cce_load");
   Import<Mad>::Define(l, "cce_mad");
-  Import<CopyMatrixCc>::Define(l, "cce_fixpipe");
+  Import<CopyMatrixCc<CcTo::kGm>>::Define(l, "cce_fixpipe");
+  Import<CopyMatrixCc<CcTo::kCbuf>>::Define(l, "cce_fixpipe_cbuf");
+  Import<GmToCbuf>::Define(l, "cce_gm_to_cbuf");
+  Import<CbufToBt>::Define(l, "cce_cbuf_to_bt");
+  Import<Img2col>::Define(l, "cce_img2col");
   Import<SetReg>::Define(l, "cce_set_reg");
 }
 

@@ -100,7 +100,16 @@ enum class Vconv : int32_t {
 // The cube's L1 -> L0 intrinsics (load_cbuf_to_ca / _cb and their _transpose forms) and the registers
 // the cube's and the copies' intrinsics set (set_nd_para, set_padding, set_atomic_<op>, set_atomic_<type>).
 enum class CceLoad : int32_t { kToA = 1, kToB, kToATranspose, kToBTranspose };
-enum class CceReg : int32_t { kNdPara = 1, kPadding, kAtomicOp, kAtomicType };
+enum class CceReg : int32_t {
+  kNdPara = 1,
+  kPadding,
+  kAtomicOp,
+  kAtomicType,
+  kFmatrixLeft,
+  kFmatrixRight,
+  kL3dRepeat,
+  kL3dSize
+};
 
 // An element's bits as an i64 across the boundary, and back.
 template <typename T>

@@ -53,6 +53,24 @@ enum QuantMode_t : uint8_t {
   QS322BF16_PRE = 36,
 };
 
+// The raw cube instructions' modes, the compiler's enums at global scope (ascendc_sim/cce_cube.h,
+// ascendc_guest/cce_cube.h): load_cbuf_to_*'s address mode, incrementing or decrementing addresses,
+// and the layout change copy_gm_to_cbuf makes on the way (asc-devkit's asc_copy_gm2l1 page names
+// each mode): none; 1 to 5 insert pad bytes into each 32 B; 6 to 8 keep the low 4, 8 or 16 bytes of
+// each 32 B.
+enum addr_cal_mode_t : uint8_t { inc = 0, dec = 1 };
+enum pad_t : uint8_t {
+  PAD_NONE = 0,
+  PAD_MODE1,
+  PAD_MODE2,
+  PAD_MODE3,
+  PAD_MODE4,
+  PAD_MODE5,
+  PAD_MODE6,
+  PAD_MODE7,
+  PAD_MODE8
+};
+
 namespace AscendC {
 
 struct Nd2NzParams {
