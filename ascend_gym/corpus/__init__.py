@@ -838,20 +838,21 @@ def packaged(
         needed = _defining_units(repo, top, targets, build.usage, {**files, **tree.files}, tree)
         needed = [u for u in needed if u not in refused]
         for unit in needed:
+            # Another directory's source joins the program's units; one of this directory's (an
+            # arch35/ definer) is built where it sits.
             rel = unit.relative_to(top).as_posix() if unit.is_relative_to(top) else None
-            more = [*units, unit] if rel is None else units
-            trial = tree_files(
-                top, files, within, roots, companion, more, [*taken, *[rel] * bool(rel)]
-            )
+            more, built = ([*units, unit], taken) if rel is None else (units, [*taken, rel])
+            trial = tree_files(top, files, within, roots, companion, more, built)
             brought = [t for f, t in trial.files.items() if f not in tree.files]
+            if rel is not None:
+                brought.append(files.get(rel, ""))
             # A source that loads a library at run time, or whose includes do (a sub-package's
             # adapter to a closed library): the sandbox refuses dlopen, so taking it would turn an
             # honest operator's missing function into a rejection.
-            if any(_LOADS.search(t) for t in [*brought, files.get(rel or "", "")]):
+            if any(_LOADS.search(t) for t in brought):
                 refused.add(unit)
                 continue
-            units, tree = more, trial
-            taken += [rel] if rel else []
+            units, tree, taken = more, trial, built
         if not set(needed) - refused:
             break
     if foreign:
