@@ -51,23 +51,61 @@ def test_the_device_compiler_s_block_variables_and_the_library_s_constants(engin
     engines.same(add_with(use))
 
 
-def test_the_precompiled_header_is_read_by_content_not_by_mtime(engines):
-    # A fresh checkout at the same path gives our headers new mtimes with the same content: the
-    # cached precompiled header (keyed by content) must still serve, not fail every compile.
+# Run from a copy of npu_daemon: moving a header's mtime in the tree itself fails the compiles
+# other test processes make from it at that moment (clang checks the header against the PCH).
+_CHECKOUT_PROBE = """
+import os, subprocess, sys
+from pathlib import Path
+from npu_daemon.backends.sim import guest_build
+
+assert guest_build.GUEST_INCLUDE.is_relative_to(sys.argv[1]), guest_build.GUEST_INCLUDE
+unit = Path(sys.argv[1], "unit.cpp")
+unit.write_text('#include "kernel_operator.h"\\nint probe() { return AscendC::GetBlockIdx(); }\\n')
+
+def compile_with(pch):
+    cmd = [guest_build.CLANG, *guest_build.FLAGS, *guest_build.INCLUDES, "-include-pch", str(pch)]
+    done = subprocess.run([*cmd, "-x", "c++", str(unit), "-S", "-emit-llvm", "-o", os.devnull],
+                          capture_output=True, text=True)
+    return done.returncode, done.stderr
+
+first = guest_build.ensure_pch()
+assert compile_with(first) == (0, ""), compile_with(first)
+header = guest_build.GUEST_INCLUDE / "kernel_operator.h"
+was = header.stat()
+os.utime(header, ns=(was.st_atime_ns, was.st_mtime_ns - 86_400 * 10**9))
+code, said = compile_with(first)
+assert code != 0 and "has been modified since the precompiled header" in said, said
+second = guest_build.ensure_pch()
+assert second != first
+assert compile_with(second) == (0, ""), compile_with(second)
+"""
+
+
+def test_a_checkout_whose_headers_carry_new_mtimes_gets_its_own_precompiled_header(clang, tmp_path):
+    # A fresh checkout at the same path gives our headers new mtimes with the same content. clang
+    # refuses a precompiled header built from the old ones, so the header is keyed by the mtimes
+    # too, and the checkout gets one that serves it instead of failing every compile.
     import os
+    import shutil
+    import subprocess
+    import sys
 
-    from npu_daemon.backends.sim import guest_build
+    import npu_daemon
 
-    guest = engines.guest_only(add_with("  // before the touch\n"))
-    assert guest.status is Status.OK, guest.message
-    header = guest_build.GUEST_INCLUDE / "kernel_operator.h"
-    was = header.stat()
-    os.utime(header, ns=(was.st_atime_ns, was.st_mtime_ns - 86_400 * 10**9))
-    try:
-        guest = engines.guest_only(add_with("  // after the touch\n"))
-    finally:
-        os.utime(header, ns=(was.st_atime_ns, was.st_mtime_ns))
-    assert guest.status is Status.OK, guest.message
+    tree = tmp_path / "tree"
+    source = os.path.dirname(npu_daemon.__file__)
+    shutil.copytree(source, tree / "npu_daemon", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    env["ASCEND_GYM_CACHE"] = str(tmp_path / "cache")
+    done = subprocess.run(
+        [sys.executable, "-c", _CHECKOUT_PROBE, str(tree)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
 
 
 def test_a_module_with_a_start_function_is_seen():
