@@ -264,12 +264,14 @@ def _best_package(result: Any, view: EpisodeView) -> OperatorPackage | None:
 
 
 def _infra(error: Exception, view: EpisodeView) -> bool:
-    """A daemon that cannot be reached, or answers faults, a model endpoint that failed, or a Ray
-    actor of the policy's that died (its process killed: the machine's doing), is not the policy's
-    failure."""
-    from ray.exceptions import RayActorError
+    """A daemon that cannot be reached, or answers faults, a model endpoint that failed, or Ray
+    failing the policy's actor (killed, or not started because its worker could not start: the
+    machine's doing) is not the policy's failure. Ray reports what the policy's own code raised
+    as a RayTaskError (of the raised type too, so a DaemonError inside stays one)."""
+    from ray.exceptions import RayError, RayTaskError
 
-    if isinstance(error, DaemonError | ConnectionError | InfrastructureError | RayActorError):
+    ray_own = isinstance(error, RayError) and not isinstance(error, RayTaskError)
+    if ray_own or isinstance(error, DaemonError | ConnectionError | InfrastructureError):
         return True
     return view.last is not None and view.last.daemon_fault
 

@@ -294,6 +294,15 @@ def test_a_sweep_whose_local_daemon_dies_stops_to_be_resumed(tmp_path, monkeypat
 
 
 def test_a_policy_actor_that_died_is_the_infrastructures_failure():
-    from ray.exceptions import ActorDiedError
+    from types import SimpleNamespace
 
-    assert bench._infra(ActorDiedError(), None)
+    from ray.exceptions import ActorDiedError, ActorUnschedulableError, RayTaskError
+
+    quiet = SimpleNamespace(last=None)  # no daemon fault answered the task
+    assert bench._infra(ActorDiedError(), quiet)
+    # Seen in a loaded sweep: the actor's worker could not start, so the policy never ran.
+    assert bench._infra(ActorUnschedulableError("worker startup repeatedly failed"), quiet)
+    # What the policy's own code raised inside its actor stays the policy's failure.
+    raised = RayTaskError("search", "Traceback ...", ValueError("bad rewrite"))
+    assert not bench._infra(raised, quiet)
+    assert not bench._infra(raised.as_instanceof_cause(), quiet)
