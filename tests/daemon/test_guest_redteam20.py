@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import resolve
@@ -111,3 +113,47 @@ def test_a_cube_core_has_no_vector_unit(guest):
     result = guest.evaluate(timed(resolve("level1/add").with_sources(kernel=aic), "aic-vector"))
     assert result.status is Status.RUNTIME_ERROR, (result.status, result.latency_us, result.message)
     assert "AIC" in result.message, result.message
+
+
+# ---- L0C through a UB tensor laid over it ---------------------------------------------------------
+# TPipe hands out UB addresses past the UB (the device fails only when one is touched), and on a
+# cube core the emulation's local space goes on there into L1 and L0: a VECCALC buffer of 851,968
+# bytes (the UB, L1, L0A and L0B) and C's, whose tail is cce_matmul's L0C. Through it the kernel
+# takes C out of L0C without the fixpipe, or works on it with the vector unit the AIC lacks.
+FIXPIPE_OUT = (
+    "  set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);\n"
+    "  wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);\n"
+    "  set_nd_para(1);\n"
+    "  copy_matrix_cc_to_gm((__gm__ float*)c, c0, 0, N, M, N, M, 0, NoQuant, 0, false, true);\n"
+)
+OVER_L0C = (
+    "  PipeBarrier<PIPE_ALL>();\n"
+    "  TPipe pipe;\n"
+    "  TBuf<TPosition::VECCALC> over;\n"
+    "  pipe.InitBuffer(over, 851968 + M * N * 4);\n"
+    "  LocalTensor<float> cc = over.Get<float>()[851968 / 4];\n"
+    "  GlobalTensor<float> gc;\n"
+    "  gc.SetGlobalBuffer((__gm__ float*)c);\n"
+)
+C_OUT_OF_L0C = {
+    # MTE3 from L0C to GM: column block j of C is M rows of 64 B, the rows N x 4 bytes apart in GM.
+    "dma": "  for (uint32_t j = 0; j < N1; ++j)\n"
+    "    DataCopy(gc[j * 16], cc[j * M * 16], DataCopyParams(M, 2, 0, N / 8 - 2));\n",
+    # the scalar unit, element by element
+    "scalar": "  for (uint32_t m = 0; m < M; ++m)\n"
+    "    for (uint32_t n = 0; n < N; ++n)\n"
+    "      gc.SetValue(m * N + n, cc.GetValue(((n / 16) * M + m) * 16 + n % 16));\n",
+    # the vector unit on L0C, then the fixpipe as before
+    "vector": "  Muls(cc, cc, 1.0f, M * N);\n  PipeBarrier<PIPE_ALL>();\n" + FIXPIPE_OUT,
+}
+
+
+@pytest.mark.parametrize("route", sorted(C_OUT_OF_L0C))
+def test_l0c_is_the_fixpipes_to_read(guest, route):
+    # On the device a UB tensor's address past the UB names no memory, and a cube core's
+    # instructions reach its L0C through the fixpipe alone (its compile has no vector unit and its
+    # scalar unit no local memory).
+    pkg = cce_matmul_with(FIXPIPE_OUT, OVER_L0C + C_OUT_OF_L0C[route])
+    result = guest.evaluate(timed(pkg, f"l0c-{route}"))
+    assert result.status is Status.RUNTIME_ERROR, (result.status, result.latency_us, result.message)
+    assert "AIC" in result.message or "L0C" in result.message, result.message

@@ -239,6 +239,7 @@ void Core::Append(Instr ins) {
 
 int64_t Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* acc, size_t n) {
   gm_flags::RestoreView();  // a DMA's own checks read GM
+  if (n > 0) CheckUnit(ins.pipe, loc, api);
   for (size_t i = 0; i < n; ++i) CheckReach(acc[i].addr, acc[i].bytes, loc, api);
   ins.site = Site_(loc, api);
   FlushScalar();  // the instruction's trace index is then the trace's size
@@ -254,6 +255,17 @@ int64_t Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const
 // local memory is one array from the UB on through the cube's buffers, so an access is held to the
 // one buffer it starts in, of the core's own unit: else a move runs from one buffer into the next,
 // or an AIC does vector work the device has no unit for.
+//
+// A cube core's local memory is reached by its MTE and cube pipes alone: it has no vector unit, and
+// its scalar unit's GetValue / SetValue are UB accesses (a tensor that TPipe placed past the UB lies
+// over L1 or L0 here, over nothing on the device).
+void Core::CheckUnit(int pipe, const SrcLoc& loc, const char* api) const {
+  ASCENDC_SIM_CHECK(spec_.type != CoreType::kAic || (pipe != PIPE_V && pipe != PIPE_S), loc,
+                    "%s: the %s unit's access of local memory on a cube core (AIC), which has no vector unit and no "
+                    "UB: guard vector code with `if ASCEND_IS_AIV`",
+                    api, pipe == PIPE_V ? "vector" : "scalar");
+}
+
 void Core::CheckReach(uint32_t addr, uint64_t bytes, const SrcLoc& loc, const char* api) const {
   if (spec_.type == CoreType::kAiv) {
     const uint32_t ub = local_.Size(LocalBuf::kUB);
@@ -274,6 +286,7 @@ void Core::CheckReach(uint32_t addr, uint64_t bytes, const SrcLoc& loc, const ch
 }
 
 void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc, const char* api) {
+  CheckUnit(PIPE_S, loc, api);
   CheckReach(addr, bytes, loc, api);
   if (lastVector_ >= 0 && race_->VectorAhead()) {
     // Compiler-inserted PIPE_V -> PIPE_S sync before the scalar unit touches UB.
