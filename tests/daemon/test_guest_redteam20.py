@@ -1,7 +1,9 @@
 """A twentieth red team of the guest engine (issue 50, docs/trust_boundary.md, "A twentieth red
-team"): where a move may put its bytes. The API's DataCopy between GM and a local tensor, and a
-vector instruction, reached buffers the device's instruction cannot: a GM copy straight into L0A,
-one running past L1's end into L0A, and the vector unit's work on a cube core (the AIC has no UB).
+team"): where a move may put its bytes. The API's DataCopy between GM and a local tensor, a vector
+instruction and the scalar unit's element access reached buffers the device's instruction cannot:
+a GM copy straight into L0A, one running past L1's end into L0A, the vector unit's work on a cube
+core (the AIC has no UB), and L0C read or changed past the fixpipe through a UB tensor that TPipe
+placed past the UB.
 
 Safe if containment fails: every kernel is one fp16 tile on one cube core or level1/add with a
 line changed, under a run timeout of 60 s; kernels run on the session's sim-guest daemon as its
