@@ -239,7 +239,8 @@ void Core::Append(Instr ins) {
 
 int64_t Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* acc, size_t n) {
   gm_flags::RestoreView();  // a DMA's own checks read GM
-  for (size_t i = 0; i < n; ++i) CheckInsideUb(acc[i].addr, acc[i].bytes, loc, api);
+  if (n > 0) CheckUnit(ins.pipe, loc, api);
+  for (size_t i = 0; i < n; ++i) CheckReach(acc[i].addr, acc[i].bytes, loc, api);
   ins.site = Site_(loc, api);
   FlushScalar();  // the instruction's trace index is then the trace's size
   race_->Instruction(ins.pipe, ins.site, static_cast<int64_t>(trace_.instrs.size()), acc, n, loc, api);
@@ -247,17 +248,46 @@ int64_t Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const
   return static_cast<int64_t>(trace_.instrs.size()) - 1;
 }
 
-// A vector core has the UB only: past it (a buffer InitBuffer placed beyond the UB) the hardware has
-// no memory, while the emulation's local memory goes on into the cube buffers.
-void Core::CheckInsideUb(uint32_t addr, uint64_t bytes, const SrcLoc& loc, const char* api) const {
-  if (spec_.type != CoreType::kAiv) return;
-  const uint32_t ub = local_.Size(LocalBuf::kUB);
-  ASCENDC_SIM_CHECK(addr + bytes <= ub, loc, "%s: touches UB [%u, %llu), past the end of the %u-byte UB", api, addr,
-                    static_cast<unsigned long long>(addr + bytes), ub);
+// The device's local buffers are separate memories, each of one unit: a vector core (AIV) has the
+// UB alone (past it, where InitBuffer may place a buffer, the hardware has no memory), a cube core
+// (AIC) has L1, L0A, L0B, L0C and the tables but no UB, and its compile leaves the vector
+// instructions out (asc-devkit's dav_c220 impls run under `if ASCEND_IS_AIV`). The emulation's
+// local memory is one array from the UB on through the cube's buffers, so an access is held to the
+// one buffer it starts in, of the core's own unit: else a move runs from one buffer into the next,
+// or an AIC does vector work the device has no unit for.
+//
+// A cube core's local memory is reached by its MTE and cube pipes alone: it has no vector unit, and
+// its scalar unit's GetValue / SetValue are UB accesses (a tensor that TPipe placed past the UB lies
+// over L1 or L0 here, over nothing on the device).
+void Core::CheckUnit(int pipe, const SrcLoc& loc, const char* api) const {
+  ASCENDC_SIM_CHECK(spec_.type != CoreType::kAic || (pipe != PIPE_V && pipe != PIPE_S), loc,
+                    "%s: the %s unit's access of local memory on a cube core (AIC), which has no vector unit and no "
+                    "UB: guard vector code with `if ASCEND_IS_AIV`",
+                    api, pipe == PIPE_V ? "vector" : "scalar");
+}
+
+void Core::CheckReach(uint32_t addr, uint64_t bytes, const SrcLoc& loc, const char* api) const {
+  if (spec_.type == CoreType::kAiv) {
+    const uint32_t ub = local_.Size(LocalBuf::kUB);
+    ASCENDC_SIM_CHECK(addr + bytes <= ub, loc, "%s: touches UB [%u, %llu), past the end of the %u-byte UB", api, addr,
+                      static_cast<unsigned long long>(addr + bytes), ub);
+    return;
+  }
+  if (bytes == 0) return;
+  const LocalBuf buf = local_.Of(addr);
+  ASCENDC_SIM_CHECK(buf != LocalBuf::kUB, loc,
+                    "%s: touches the UB on a cube core (AIC), which has no UB and no vector unit: guard vector code "
+                    "with `if ASCEND_IS_AIV`",
+                    api);
+  const uint32_t base = local_.Base(buf), size = local_.Size(buf);
+  ASCENDC_SIM_CHECK(addr + bytes <= static_cast<uint64_t>(base) + size, loc,
+                    "%s: touches %s [%u, %llu), past the end of its %u bytes", api, LocalBufName(buf), addr - base,
+                    static_cast<unsigned long long>(addr - base + bytes), size);
 }
 
 void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc, const char* api) {
-  CheckInsideUb(addr, bytes, loc, api);
+  CheckUnit(PIPE_S, loc, api);
+  CheckReach(addr, bytes, loc, api);
   if (lastVector_ >= 0 && race_->VectorAhead()) {
     // Compiler-inserted PIPE_V -> PIPE_S sync before the scalar unit touches UB.
     race_->SyncVectorToScalar();

@@ -88,6 +88,13 @@ void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_li
 void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d, CacheMode cache, const SrcLoc& loc) {
   Core& core = CurrentCore();
   ASCENDC_SIM_CHECK(ubAddr % 32 == 0, loc, "%s: UB address %u is not 32 B aligned", api, ubAddr);
+  // MTE2 and MTE3 move between GM and the UB or L1 alone: asc-devkit's DataCopy refuses a local tensor
+  // of any other position and moves nothing, so a copy into L0A, L0B, L0C or a table is no move the
+  // device makes (the load into L0 is MTE1's, charged as such). How far the copy reaches inside its
+  // buffer is IssueAccesses' check (Core::CheckReach), before a byte moves.
+  const LocalBuf buf = core.Local().Of(ubAddr);
+  ASCENDC_SIM_CHECK(buf == LocalBuf::kUB || buf == LocalBuf::kL1, loc,
+                    "%s: a copy between GM and %s: the DMA reaches the UB and L1 alone", api, LocalBufName(buf));
   uint64_t ubEnd =
       static_cast<uint64_t>(ubAddr) + (d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.ubPitch + d.ubRowBytes : 0);
   ASCENDC_SIM_CHECK(ubEnd <= core.LocalBytes(), loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api,

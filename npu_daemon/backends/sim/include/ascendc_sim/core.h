@@ -382,7 +382,10 @@ class Core {
   // Record one pipe instruction after checking its UB accesses against unordered work of other
   // pipes; returns its index in the trace.
   int64_t IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* ub, size_t n);
-  void CheckInsideUb(uint32_t addr, uint64_t bytes, const SrcLoc& loc, const char* api) const;
+  // An access inside one buffer the core's unit has (the AIV's UB; the AIC's L1, L0 and tables).
+  void CheckReach(uint32_t addr, uint64_t bytes, const SrcLoc& loc, const char* api) const;
+  // A local access by `pipe`'s unit is one the core has (no vector or scalar access on an AIC).
+  void CheckUnit(int pipe, const SrcLoc& loc, const char* api) const;
   // Synchronisation: `key` names the flag (event id, or a queue slot for queue-implied flags).
   void SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
   void WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
