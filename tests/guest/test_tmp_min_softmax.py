@@ -1,6 +1,6 @@
-"""The SoftMax family's sharedTmpBuffer minima and isReuseSource on both engines: SoftmaxGrad and
-SoftmaxFlashV2 hold their buffer to one row of their helpers' words (GetSoftMaxGradMinTmpSize,
-GetSoftMaxFlashV2MinTmpSize); SoftMax's isReuseSource crosses to the emulation, sizing its
+"""The SoftMax family's sharedTmpBuffer minima and isReuseSource on both engines: SoftmaxGrad,
+SoftmaxFlash and SoftmaxFlashV2 hold their buffer to one row of their helpers' words
+(GetSoftMaxGradMinTmpSize, GetSoftMaxFlashMinTmpSize, GetSoftMaxFlashV2MinTmpSize); SoftMax's isReuseSource crosses to the emulation, sizing its
 minimum by the flag, and a lent float source is left as asc-devkit's A2 SingleSoftMaxImpl leaves
 it: exp(x - the row's max)."""
 
@@ -21,6 +21,15 @@ CALLS = [
         ROW + "SoftmaxGrad<float>(norm[128], norm[0], norm[64], tmp, st, false, shape);",
         384,
         "GetSoftMaxGradMinTmpSize",
+    ),
+    # SoftmaxFlash without update: a block, the row and 64 words, 88 floats.
+    (
+        "SoftmaxFlash",
+        ROW
+        + "SoftmaxFlash<float>(norm[256], norm[320], norm[328], norm[0], norm[336], norm[344], norm[352],"
+        " tmp, st, false, shape);",
+        352,
+        "GetSoftMaxFlashMinTmpSize",
     ),
     # Float statistics of a float source: a block and 64 words, 72 floats.
     (
