@@ -39,6 +39,14 @@ inline uint32_t SoftMaxMinTmpBytes(uint64_t rows, uint64_t elems, uint64_t pitch
   return std::min(SoftMaxMaxTmpBytes(rows, elems, typeSize, reuse), TmpBytes((pitch * 8 + 64 + 255) / 256 * 256));
 }
 
+// The least sharedTmpBuffer asc-devkit's A2 GetSoftMaxMinTmpSize / GetLogSoftMaxMinTmpSize give for
+// rows of `pitch` elements, whatever isReuseSource (the helper ignores it): float words of a block
+// of the type, the row and 64. Ours above is the tree's own model: the kernel side refuses a buffer
+// under the less of the two, so it refuses no buffer either helper sized.
+inline uint32_t SoftMaxA2MinTmpBytes(uint64_t pitch, uint32_t typeSize) {
+  return TmpBytes((32 / typeSize + pitch + 64) * 4);
+}
+
 // SoftmaxGrad (and SoftmaxGradFront) over `rows` rows of `pitch` elements as asc-devkit's A2
 // GetSoftMaxGradMaxTmpSize sizes it (impl/adv_api/tiling/activation/softmax_tiling.cpp): float
 // words a row of one 32 B block of statistics (two unless a float front), the row (three copies
