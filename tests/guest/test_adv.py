@@ -74,7 +74,8 @@ ADV_COMPUTE = """    ClampMax(t0, x, static_cast<T>(6.0f), n);
     ArithProgression<T>(w, static_cast<T>(0.0f), static_cast<T>(0.0f), 128);
     const uint32_t dstShape[2] = {4, 32}, srcShape[2] = {1, 32};
     Broadcast<T, 2, 0>(w[128], w, dstShape, srcShape);
-    CumSum<T>(w[256], w[384], w[128], scratch, CumSumInfo{4, 32});
+    static constexpr CumSumConfig firstAxis{false, false, false};  // its buffer under the last axis's minimum
+    CumSum<T, firstAxis>(w[256], w[384], w[128], scratch, CumSumInfo{4, 32});
     Sin(w[128], w[256], 128);
     Exp<T, 2>(w[256], w, 128);
     Adds(w[256], w[256], static_cast<T>(-1.0f), 128);
@@ -168,8 +169,9 @@ FORGED = {
         "past",
     ),
     "tiling_address": (
-        "  ascendc_guest::adv_softmax(ascendc_guest::AdvSoftMax::kSoftMax, ascendc_guest::Dtype::kF16,\n"
-        "      ascendc_guest::Dtype::kF16, 0, 256, 512, 16, 1024, 16, 0, 256, 4096, 1024, 1,\n"
+        "  ascendc_guest::adv_softmax(ascendc_guest::SoftMaxForm(ascendc_guest::AdvSoftMax::kSoftMax, false),\n"
+        "      ascendc_guest::Dtype::kF16, ascendc_guest::Dtype::kF16, 0, 256, 512, 16, 1024, 16, 0, 256, 4096,\n"
+        "      1024, 1,\n"
         "      reinterpret_cast<const void*>(0x7FFFFFF0u), reinterpret_cast<const void*>(0x7FFFFFF0u), 1);\n",
         "outside the kernel's memory",
     ),

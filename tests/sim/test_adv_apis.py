@@ -32,7 +32,7 @@ def test_elementwise_and_row_apis(kernel):
     }
     body = f"""Ub ub;
   LocalTensor<float> a = ub.In<float>(x, {N}), b = ub.In<float>(sx, {N}), o = ub.Alloc<float>(32 * {N});
-  LocalTensor<uint8_t> tmp = ub.Alloc<uint8_t>(4096); SYNC(); int k = 0;
+  LocalTensor<uint8_t> tmp = ub.Alloc<uint8_t>(8192); SYNC(); int k = 0;  // CumSum's [4, 64] minimum
 """
     body += "".join(f"  {name}(o[{N} * k++], b, tmp, {N});\n" for name in unary)
     body += f"""  Log(o[{N} * k++], a, {N}); Log2(o[{N} * k++], a, {N}); Log10(o[{N} * k++], a, {N});

@@ -130,8 +130,9 @@ def test_reduce_mask_array_forms_and_the_max_min_register(kernel):
 
 
 def test_pattern_reduce_with_the_librarys_temporary_space_and_an_allocated_event(kernel):
-    # RA over a [4, 16] float tile (the library's own temporary space, no sharedTmpBuffer) and AR
-    # after an event id taken from the pipe; the kernel sees the A2's __NPU_ARCH__.
+    # AR and then RA over a [4, 16] float tile (the library's own temporary space, no
+    # sharedTmpBuffer; the RA call lends the source with isReuseSource, which leaves it undefined,
+    # so it comes last) after an event id taken from the pipe; the kernel sees the A2's __NPU_ARCH__.
     x = np.arange(64, dtype=np.float32).reshape(4, 16) / 8
     body = """TPipe pipe; TBuf<TPosition::VECCALC> bx, bc, br;
   pipe.InitBuffer(bx, 256); pipe.InitBuffer(bc, 64); pipe.InitBuffer(br, 64);
@@ -143,8 +144,8 @@ def test_pattern_reduce_with_the_librarys_temporary_space_and_an_allocated_event
   SetFlag<HardEvent::MTE2_V>(ev); WaitFlag<HardEvent::MTE2_V>(ev);
   GetTPipePtr()->ReleaseEventID<HardEvent::MTE2_V>(ev);
   uint32_t shape[2] = {4, 16};
-  ReduceSum<float, Pattern::Reduce::RA, true>(lc, lx, shape, true);
   ReduceMax<float, Pattern::Reduce::AR, false>(lr, lx, shape, true);
+  ReduceSum<float, Pattern::Reduce::RA, true>(lc, lx, shape, true);  // last: it lends lx to the library
 #if __NPU_ARCH__ == 2201
   Duplicate(lr[8], 2201.0f, 8);
 #endif

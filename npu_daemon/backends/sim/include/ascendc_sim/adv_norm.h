@@ -6,6 +6,8 @@
 // sum/max outputs hold each row's value repeated across one 32 B block, as the library writes them.
 #pragma once
 
+#include <vector>
+
 #include "ascendc_sim/adv_reduce.h"
 #include "ascendc_sim/math_tmp_sizes.h"
 #include "tiling/tiling_api.h"
@@ -21,12 +23,28 @@ inline RowGeometry SoftMaxRows(const SoftMaxTiling& t, const AscendC::SoftMaxSha
   return {rows, pitch, s.oriSrcK ? s.oriSrcK : pitch};
 }
 
+// A lent source as SoftMax's library leaves it: every element of a row (its padding too, which the
+// library's Sub and Exp run over) exp(x - the row's max). A source under the destination holds the
+// result instead.
+template <typename T>
+void LeaveSourceExp(bool lent, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                    const RowGeometry& g, const std::vector<float>& rowMax) {
+  const uint64_t bytes = static_cast<uint64_t>(g.rows) * g.pitch * sizeof(T), s = src.UbAddr(), d = dst.UbAddr();
+  if (!lent || (s < d + bytes && d < s + bytes)) return;
+  T* x = ascendc_sim::HostData(src);
+  for (uint32_t r = 0; r < g.rows; ++r)
+    for (uint32_t k = 0; k < g.pitch; ++k) {
+      T& v = x[static_cast<uint64_t>(r) * g.pitch + k];
+      v = static_cast<T>(std::exp(static_cast<float>(v) - rowMax[r]));
+    }
+}
+
 // kind 0: softmax with sum/max out; 1: SimpleSoftMax from given sum/max; 2: LogSoftMax; 3: softmax
-// without sum/max tensors (sum and max are null).
+// without sum/max tensors (sum and max are null). `reuse` is the call's isReuseSource.
 template <typename T, typename U>
 void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
                  const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
-                 const AscendC::LocalTensor<uint8_t>* tmp, const RowGeometry& g, const SrcLoc& loc) {
+                 const AscendC::LocalTensor<uint8_t>* tmp, const RowGeometry& g, bool reuse, const SrcLoc& loc) {
   const uint64_t n = static_cast<uint64_t>(g.rows) * g.pitch;
   const uint32_t stat = 32 / sizeof(U);
   CheckElems(api, src, n, "source", loc);
@@ -37,15 +55,20 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
                     "%s: srcK %u must be 32 B aligned and >= oriSrcK %u", api, g.pitch, g.valid);
   const uint32_t statBytes = static_cast<uint32_t>(g.rows * stat * sizeof(U));
   const bool statsOut = kind != 1;
-  // The buffer up to GetSoftMaxMaxTmpSize's maximum, without a lent source (the larger; what the
-  // A2's library keeps in a lent source is not established): LogSoftMax's helper gives the same,
-  // and SimpleSoftMax's buffer is sized by that helper too (asc-devkit's SimpleSoftMax page).
-  const uint32_t tmpMax = SoftMaxMaxTmpBytes(g.rows, n, sizeof(T), false);
-  // Under the helper's minimum (for one row, a lent source: the least it gives) the device's library
-  // works past the buffer, over the kernel's data.
-  CheckTmpMin(api, tmp, SoftMaxMinTmpBytes(1, g.pitch, g.pitch, sizeof(T), true), "GetSoftMaxMinTmpSize", loc);
+  // The buffer up to GetSoftMaxMaxTmpSize's maximum for the call's isReuseSource: LogSoftMax's
+  // helper gives the same, and SimpleSoftMax's buffer is sized by that helper too (asc-devkit's
+  // SimpleSoftMax page). Under the least a helper gives for one row (ours for the flag, or the
+  // A2's, which ignores it: the less) the device's library works past the buffer, over the kernel's data.
+  const uint32_t tmpMax = SoftMaxMaxTmpBytes(g.rows, n, sizeof(T), reuse);
+  const uint32_t ours = SoftMaxMinTmpBytes(1, g.pitch, g.pitch, sizeof(T), reuse);
+  const uint32_t a2 = SoftMaxA2MinTmpBytes(g.pitch, sizeof(T));
+  CheckTmpMin(api, tmp, std::min(ours, a2), ours <= a2 ? "GetSoftMaxMinTmpSize" : "the A2's GetSoftMaxMinTmpSize", loc);
+  // SoftMax of a float source with isReuseSource takes the exponentials in the source (asc-devkit's
+  // A2 SingleSoftMaxImpl: Exp(src, src - max), the row sums from there); LogSoftMax, SimpleSoftMax
+  // and a half source leave it as it was.
+  const bool lent = reuse && (kind == 0 || kind == 3) && sizeof(T) == 4;
   AdvIssue(api, 6, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
-           {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, tmp, tmpMax);
+           {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), lent}, loc, tmp, tmpMax);
   if (sum && max) {
     Lanes l = CountLanes<U>(static_cast<uint64_t>(g.rows) * stat);
     IssueVector(Op::kVecReduce, api, l, {}, sizeof(U), loc,
@@ -53,6 +76,7 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
   }
   const T* x = ascendc_sim::HostData(src);
   T* d = ascendc_sim::HostData(dst);
+  std::vector<float> rowMax(g.rows);
   for (uint32_t r = 0; r < g.rows; ++r) {
     const T* row = x + static_cast<uint64_t>(r) * g.pitch;
     float mx, total;
@@ -69,11 +93,13 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
           ascendc_sim::HostData(*sum)[r * stat + k] = static_cast<U>(total),
                                                  ascendc_sim::HostData(*max)[r * stat + k] = static_cast<U>(mx);
     }
+    rowMax[r] = mx;
     for (uint32_t k = 0; k < g.valid; ++k) {
       const float v = static_cast<float>(row[k]) - mx;
       d[static_cast<uint64_t>(r) * g.pitch + k] = static_cast<T>(kind == 2 ? v - std::log(total) : std::exp(v) / total);
     }
   }
+  LeaveSourceExp(lent, dst, src, g, rowMax);
 }
 
 // SoftmaxGrad over ND rows (asc-devkit SoftmaxGrad): dst = (grad - rowsum(grad * src)) * src; with
@@ -92,7 +118,9 @@ void SoftmaxGradImpl(const char* api, bool front, const AscendC::LocalTensor<T>&
   ASCENDC_SIM_CHECK(g.valid <= g.pitch && g.pitch * sizeof(T) % 32 == 0, loc,
                     "%s: srcK %u must be 32 B aligned and >= oriSrcK %u", api, g.pitch, g.valid);
   const uint32_t bytes = static_cast<uint32_t>(n * sizeof(T));
-  // The buffer up to GetSoftMaxGradMaxTmpSize's maximum: what the kernel keeps past it is its own.
+  // The buffer from GetSoftMaxGradMinTmpSize's minimum (one row: under it the library works past
+  // the buffer) up to GetSoftMaxGradMaxTmpSize's maximum: what the kernel keeps past that is its own.
+  CheckTmpMin(api, tmp, SoftMaxGradMinTmpBytes(g.pitch, sizeof(T), front), "GetSoftMaxGradMinTmpSize", loc);
   AdvIssue(api, front ? 2 : 5, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(out * sizeof(T)), true},
            {src.UbAddr(), bytes, false}, loc, tmp, SoftMaxGradMaxTmpBytes(g.rows, g.pitch, sizeof(T), front));
   AdvIssue(api, 1, sizeof(T), n, {dst.UbAddr(), 0, true}, {grad.UbAddr(), bytes, false}, loc);
@@ -121,14 +149,14 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& 
                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
   ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, &sumTensor, &maxTensor, src, &sharedTmpBuffer,
-                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), isReuseSource, loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
 __aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor,
                                const LocalTensor<U>& maxTensor, const LocalTensor<T>& src, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
   ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, &sumTensor, &maxTensor, src, nullptr,
-                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), isReuseSource, loc);
 }
 // The overloads without sum/max outputs (each row's statistics stay internal).
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
@@ -136,13 +164,13 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& 
                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
   ascendc_sim::SoftMaxImpl<T, T>("SoftMax", 3, dst, nullptr, nullptr, src, &sharedTmpBuffer,
-                                 ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+                                 ascendc_sim::SoftMaxRows(tiling, shapeInfo), isReuseSource, loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 __aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
   ascendc_sim::SoftMaxImpl<T, T>("SoftMax", 3, dst, nullptr, nullptr, src, nullptr,
-                                 ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+                                 ascendc_sim::SoftMaxRows(tiling, shapeInfo), isReuseSource, loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
 __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor,
@@ -150,7 +178,7 @@ __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTenso
                                      const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                      const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
   ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, &inSumTensor, &inMaxTensor, src, &sharedTmpBuffer,
-                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), isReuseSource, loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
 __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor,
@@ -158,7 +186,7 @@ __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTenso
                                      const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
                                      ASCENDC_SIM_LOC) {
   ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, &inSumTensor, &inMaxTensor, src, nullptr,
-                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), isReuseSource, loc);
 }
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false, typename U = T>
 __aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor,
@@ -166,7 +194,7 @@ __aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<U
                                   const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                   const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
   ascendc_sim::SoftMaxImpl("LogSoftMax", 2, dst, &sumTensor, &maxTensor, src, &sharedTmpBuffer,
-                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), isReuseSource, loc);
 }
 
 // SoftmaxGrad and SoftmaxGradFront: the ND layout (an NZ one is not emulated).

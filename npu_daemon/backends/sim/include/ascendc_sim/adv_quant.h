@@ -58,8 +58,11 @@ void AscendQuantImpl(const AscendC::LocalTensor<int8_t>& dst, const AscendC::Loc
   ASCENDC_SIM_CHECK(!scale.tensor || !offset.tensor || scale.count == offset.count, loc,
                     "%s: offsetCount %u must equal scaleCount %u", api, offset.count, scale.count);
   const int steps = 3 + std::is_same_v<T, float>;
-  // The buffer up to GetAscendQuantMaxMinTmpSize's maximum: what the kernel keeps past it is its own.
-  const UbAccess scratch = Scratch(tmp, AscendQuantMaxTmpBytes(calCount));
+  // The buffer from GetAscendQuantMaxMinTmpSize's minimum (under it the library works past the
+  // buffer) up to its maximum: what the kernel keeps past that is its own.
+  const TmpRange range = AscendQuantTmpRange(calCount);
+  CheckTmpMin(api, tmp, range.minValue, "GetAscendQuantMaxMinTmpSize", loc);
+  const UbAccess scratch = Scratch(tmp, range.maxValue);
   AdvSteps(api, steps, sizeof(half), calCount,
            {Touch(src, calCount, false), QuantRead(&scale), QuantRead(&offset), scratch, Touch(dst, calCount, true)},
            loc);
@@ -117,9 +120,11 @@ void AscendAntiQuantImpl(const AscendC::LocalTensor<O>& dst, const AscendC::Loca
   const bool bf16 = std::is_same_v<O, bfloat16_t>;
   const int tensors = (offset && offset->tensor) + (scale.tensor != nullptr);
   const int steps = (bf16 ? 4 : 2) + (offset != nullptr) + (transpose ? tensors : 0);
-  // The buffer up to GetAscendAntiQuantMaxTmpSize's maximum (none for a half output).
-  const UbAccess scratch =
-      Scratch(tmp, AscendAntiQuantMaxTmpBytes(total, k, scale.tensor ? sg.size : 1, transpose, !bf16));
+  // The buffer from GetAscendAntiQuantMinTmpSize's minimum up to GetAscendAntiQuantMaxTmpSize's
+  // maximum (none for a half output).
+  const TmpRange range = AscendAntiQuantTmpRange(total, k, scale.tensor ? sg.size : 1, transpose, !bf16);
+  CheckTmpMin(api, tmp, range.minValue, "GetAscendAntiQuantMaxMinTmpSize", loc);
+  const UbAccess scratch = Scratch(tmp, range.maxValue);
   AdvSteps(api, steps, bf16 ? sizeof(float) : sizeof(half), total,
            {Touch(src, total, false), QuantRead(offset), QuantRead(&scale), scratch, Touch(dst, total, true)}, loc);
   if (bf16 && tensors)
@@ -182,8 +187,11 @@ void AscendDequantImpl(const AscendC::LocalTensor<D>& dst, const AscendC::LocalT
                        bool singleRow, uint64_t count, const SrcLoc& loc) {
   const char* api = "AscendDequant";
   const uint32_t block = 32 / sizeof(D);
-  // The buffer up to GetAscendDequantMaxMinTmpSize's maximum for the shape the kernel gave.
-  const uint32_t tmpMax = AscendDequantMaxTmpBytes(p.m, p.n);
+  // The buffer from GetAscendDequantMaxMinTmpSize's minimum (one row of the shape the kernel gave,
+  // the scale and a repeat: under it the library works past the buffer) up to its maximum.
+  const TmpRange range = AscendDequantTmpRange(p.m, p.n);
+  CheckTmpMin(api, tmp, range.minValue, "GetAscendDequantMaxMinTmpSize", loc);
+  const uint32_t tmpMax = range.maxValue;
   if (singleRow && p.m == 1 && p.calCount > 0 && p.calCount % block == 0 && p.n % p.calCount == 0)
     p = {p.n / p.calCount, p.calCount, p.calCount};
   ASCENDC_SIM_CHECK(p.n % 8 == 0, loc, "%s: n %u must be a whole number of 32-byte int32_t blocks", api, p.n);
@@ -197,10 +205,6 @@ void AscendDequantImpl(const AscendC::LocalTensor<D>& dst, const AscendC::LocalT
   const uint32_t dstInner = (p.n + block - 1) / block * block;
   CheckElems(api, dst, static_cast<uint64_t>(p.m) * dstInner, "destination", loc);
   if (scale.tensor) CheckElems(api, *scale.tensor, p.calCount, "deqScale tensor", loc);
-  const uint32_t scaleFloats = (p.calCount + 7) / 8 * 8;
-  ASCENDC_SIM_CHECK(!tmp || tmp->GetSize() / sizeof(float) >= scaleFloats + p.n, loc,
-                    "%s: the sharedTmpBuffer's %u bytes hold less than the scale's %u floats and a row of %u", api,
-                    tmp ? tmp->GetSize() : 0, scaleFloats, p.n);
   const uint64_t rows = count ? (count + p.n - 1) / p.n : 0;
   AdvSteps(api, 3, sizeof(float), count,
            {Touch(src, count, false), QuantRead(&scale), Scratch(tmp, tmpMax), Touch(dst, rows * dstInner, true)}, loc);

@@ -79,10 +79,13 @@ __aicore__ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src
 
 namespace ascendc_sim {
 
-// srcShape = {first, last}; with innerPad the last axis is stored padded to 32 B.
+// srcShape = {first, last}; with innerPad the last axis is stored padded to 32 B. With isReuseSource
+// (`reuse`) the A2's library works in the source where it would work in the buffer
+// (reduce_common_util_v220_impl.h: its per-row and halving passes write their partial results
+// over the source's rows), so its sizes are the helper's for the flag and the source is left lent.
 template <typename T, typename P>
 void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                   const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t srcShape[], bool innerPad,
+                   const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t srcShape[], bool innerPad, bool reuse,
                    const SrcLoc& loc, bool mean = false) {
   const uint32_t rows = srcShape[0], cols = srcShape[1];
   const uint32_t align = 32 / sizeof(T);
@@ -91,12 +94,15 @@ void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst,
   const uint32_t outs = ar ? rows : cols;
   CheckElems(api, src, static_cast<uint64_t>(rows) * pitch, "source", loc);
   CheckElems(api, dst, outs, "destination", loc);
-  // The buffer up to the API's host maximum (reduce_tmp_sizes.h), without isReuseSource, the larger:
-  // what the A2's library keeps in a lent source is not modelled.
+  // The helper's one size for the flag (reduce_tmp_sizes.h: its maximum and minimum are equal):
+  // under it the library works past the buffer, past it the buffer is the kernel's own.
+  // The source is lent where the flag spares the buffer: it then holds the library's partial results.
+  const uint32_t need = reduce_tmp::MaxBytes(api, ar, rows, cols, sizeof(T), reuse);
+  const bool lent = reuse && need < reduce_tmp::MaxBytes(api, ar, rows, cols, sizeof(T), false);
+  CheckTmpMin(api, tmp, need, reduce_tmp::Helper(api), loc);
   AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(rows) * pitch,
            {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true},
-           {src.UbAddr(), static_cast<uint32_t>(rows * pitch * sizeof(T)), false}, loc, tmp,
-           reduce_tmp::MaxBytes(api, ar, rows, cols, sizeof(T), false));
+           {src.UbAddr(), static_cast<uint32_t>(rows * pitch * sizeof(T)), lent}, loc, tmp, need);
   const T* x = ascendc_sim::HostData(src);
   T* d = ascendc_sim::HostData(dst);
   for (uint32_t o = 0; o < outs; ++o) {
@@ -105,6 +111,7 @@ void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst,
     for (uint32_t i = 0; i < n; ++i) acc.Add(red, static_cast<float>(ar ? x[o * pitch + i] : x[i * pitch + o]), i);
     d[o] = static_cast<T>(mean ? acc.value / static_cast<float>(n) : acc.value);
   }
+  LeaveSourceWorked(lent, dst, src, static_cast<uint64_t>(rows) * pitch);
 }
 
 }  // namespace ascendc_sim
@@ -120,13 +127,13 @@ namespace AscendC {
                               const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[],              \
                               bool srcInnerPad, ASCENDC_SIM_LOC) {                                                 \
     ascendc_sim::PatternReduce<T, pattern>(#NAME, ascendc_sim::Red::RED, dst, src, &sharedTmpBuffer, srcShape,     \
-                                           srcInnerPad, loc, MEAN);                                                \
+                                           srcInnerPad, isReuseSource, loc, MEAN);                                 \
   }                                                                                                                \
   template <typename T, typename pattern, bool isReuseSource = false>                                              \
   __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[],     \
                               bool srcInnerPad, ASCENDC_SIM_LOC) {                                                 \
     ascendc_sim::PatternReduce<T, pattern>(#NAME, ascendc_sim::Red::RED, dst, src, nullptr, srcShape, srcInnerPad, \
-                                           loc, MEAN);                                                             \
+                                           isReuseSource, loc, MEAN);                                              \
   }
 ASCENDC_SIM_PATTERN_REDUCE(ReduceSum, kSum, false)
 ASCENDC_SIM_PATTERN_REDUCE(ReduceMax, kMax, false)
@@ -181,19 +188,28 @@ __aicore__ inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>
   Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, sharedTmpBuffer, loc);
 }
 
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
 // CumSum over the last axis (each row) or the first axis (down the columns); lastRow receives the
-// last row of the result when config.outputLastRow is set.
-template <typename T, const CumSumConfig& config = defaultCumSumConfig>
-__aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& lastRow, const LocalTensor<T>& src,
-                              const LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& info, ASCENDC_SIM_LOC) {
+// last row of the result when config.outputLastRow is set. `tmp` the sharedTmpBuffer, or none (the
+// framework's).
+template <typename T, const AscendC::CumSumConfig& config>
+void CumSumImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& lastRow,
+                const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+                const AscendC::CumSumInfo& info, const SrcLoc& loc) {
   const uint64_t total = static_cast<uint64_t>(info.outter) * info.inner;
-  ascendc_sim::CheckElems("CumSum", src, total, "source", loc);
-  ascendc_sim::CheckElems("CumSum", dst, total, "destination", loc);
-  ascendc_sim::AdvIssue("CumSum", 4, sizeof(T), total, {dst.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), true},
-                        {src.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), false}, loc, &sharedTmpBuffer,
-                        ascendc_sim::CumSumMaxTmpBytes(info.outter, info.inner, sizeof(T), config.isLastAxis));
-  const T* x = ascendc_sim::HostData(src);
-  T* d = ascendc_sim::HostData(dst);
+  CheckElems("CumSum", src, total, "source", loc);
+  CheckElems("CumSum", dst, total, "destination", loc);
+  // Under GetCumSumMaxMinTmpSize's minimum the library steps through no rows at all (its step is
+  // the buffer's whole minima times 16 rows) or, down the first axis, works past the buffer.
+  const TmpRange range = CumSumTmpRange(info.outter, info.inner, sizeof(T), config.isLastAxis);
+  CheckTmpMin("CumSum", tmp, range.minValue, "GetCumSumMaxMinTmpSize", loc);
+  AdvIssue("CumSum", 4, sizeof(T), total, {dst.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), true},
+           {src.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), false}, loc, tmp, range.maxValue);
+  const T* x = HostData(src);
+  T* d = HostData(dst);
   if (config.isLastAxis) {
     for (uint32_t r = 0; r < info.outter; ++r) {
       float acc = 0;
@@ -208,17 +224,24 @@ __aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& l
     }
   }
   if (config.outputLastRow) {
-    ascendc_sim::CheckElems("CumSum", lastRow, info.inner, "last row", loc);
-    std::memcpy(ascendc_sim::HostData(lastRow), d + static_cast<uint64_t>(info.outter - 1) * info.inner,
-                info.inner * sizeof(T));
+    CheckElems("CumSum", lastRow, info.inner, "last row", loc);
+    std::memcpy(HostData(lastRow), d + static_cast<uint64_t>(info.outter - 1) * info.inner, info.inner * sizeof(T));
   }
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+template <typename T, const CumSumConfig& config = defaultCumSumConfig>
+__aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& lastRow, const LocalTensor<T>& src,
+                              const LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& info, ASCENDC_SIM_LOC) {
+  ascendc_sim::CumSumImpl<T, config>(dst, lastRow, src, &sharedTmpBuffer, info, loc);
 }
 template <typename T, const CumSumConfig& config = defaultCumSumConfig>
 __aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& lastRow, const LocalTensor<T>& src,
                               const CumSumInfo& info, ASCENDC_SIM_LOC) {
-  LocalTensor<uint8_t> none = src.template ReinterpretCast<uint8_t>();
-  none.SetSize(0);
-  CumSum<T, config>(dst, lastRow, src, none, info, loc);
+  ascendc_sim::CumSumImpl<T, config>(dst, lastRow, src, nullptr, info, loc);
 }
 
 }  // namespace AscendC

@@ -59,8 +59,14 @@ void ChargeFlash(const char* api, const FlashForm& f, const FlashTensors<T, U>& 
   const uint64_t su = static_cast<uint64_t>(g.rows) * (f.brc ? 32 / sizeof(U) : 1);
   const uint64_t st = static_cast<uint64_t>(g.rows) * (f.brc ? 32 / sizeof(T) : 1);
   const int rowSteps = 4 + (f.version == 1) + (std::is_same_v<T, U> ? 0 : 2);
-  // The buffer up to the helper's maximum, GetSoftMaxFlashMaxTmpSize's or GetSoftMaxFlashV2MaxTmpSize's:
-  // what the kernel keeps past it is its own.
+  // The buffer from the helper's minimum, one row (GetSoftMaxFlashMinTmpSize's or
+  // GetSoftMaxFlashV2MinTmpSize's: under it the library works past the buffer), up to its maximum,
+  // GetSoftMaxFlashMaxTmpSize's or GetSoftMaxFlashV2MaxTmpSize's: what the kernel keeps past that is its own.
+  if (f.version == 1)
+    CheckTmpMin(api, x.tmp, SoftMaxFlashMinTmpBytes(g.pitch, sizeof(T), f.update), "GetSoftMaxFlashMinTmpSize", loc);
+  else
+    CheckTmpMin(api, x.tmp, SoftMaxFlashV2MinTmpBytes(g.pitch, sizeof(T), sizeof(U)), "GetSoftMaxFlashV2MinTmpSize",
+                loc);
   const UbAccess scratch =
       Scratch(x.tmp, f.version == 1 ? SoftMaxFlashMaxTmpBytes(g.rows, g.pitch, sizeof(T), f.update)
                                     : SoftMaxFlashV2MaxTmpBytes(g.rows, g.pitch, sizeof(T), sizeof(U)));

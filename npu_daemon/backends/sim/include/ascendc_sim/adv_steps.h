@@ -33,17 +33,24 @@ inline UbAccess Scratch(const AscendC::LocalTensor<uint8_t>* tmp, uint32_t maxBy
   return tmp ? UbAccess{tmp->UbAddr(), std::min(tmp->GetLength(), maxBytes), true, 32, true} : UbAccess{0, 0, false};
 }
 
-// isReuseSource lets the library keep its intermediate values in a float source ("whether the
-// source operand may be modified"; half cannot reuse it): what the kernel kept there is not its own
-// after the call, so the source's first `elems` elements are left holding 0xFF bytes (a NaN), as a
+// A source the library worked in: what the kernel kept there is not its own after the call, so its
+// first `elems` elements are left holding 0xFF bytes (a NaN of a floating type), as a
 // sharedTmpBuffer is. A source under the destination holds the result instead.
 template <typename T>
-void LeaveSourceLent(bool lent, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                     uint64_t elems) {
-  if (!lent || sizeof(T) != 4) return;
+void LeaveSourceWorked(bool worked, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                       uint64_t elems) {
+  if (!worked) return;
   const uint64_t bytes = elems * sizeof(T), s = src.UbAddr(), d = dst.UbAddr();
   if (s < d + bytes && d < s + bytes) return;
   std::memset(HostData(src), 0xFF, bytes);  // inside the UB: the call's checks held src's reach to it
+}
+
+// isReuseSource lets the library keep its intermediate values in a float source ("whether the
+// source operand may be modified"; half cannot reuse it).
+template <typename T>
+void LeaveSourceLent(bool lent, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                     uint64_t elems) {
+  LeaveSourceWorked(lent && sizeof(T) == 4, dst, src, elems);
 }
 
 }  // namespace ascendc_sim

@@ -174,7 +174,8 @@ void AdvArithProgression(const Call&, int32_t t, uint32_t d, uint32_t dn, int64_
 
 // ---- SoftMax, LayerNorm, RmsNorm --------------------------------------------------------------
 
-void AdvSoftMaxImport(const Call& c, int32_t kind, int32_t t, int32_t u, uint32_t d, uint32_t dn, uint32_t sum,
+// The guest's form word (ascendc_guest/adv_abi.h SoftMaxForm): the kind and isReuseSource.
+void AdvSoftMaxImport(const Call& c, int32_t form, int32_t t, int32_t u, uint32_t d, uint32_t dn, uint32_t sum,
                       uint32_t sumn, uint32_t max, uint32_t maxn, uint32_t s, uint32_t sn, uint32_t tmp, uint32_t tmpn,
                       int32_t hasTmp, uint32_t tilingPtr, uint32_t shapePtr, int32_t line) {
   const char* api = "SoftMax";
@@ -191,22 +192,21 @@ void AdvSoftMaxImport(const Call& c, int32_t kind, int32_t t, int32_t u, uint32_
         if (g.rows > dn) Refuse(api, std::to_string(g.rows) + " rows for a destination of " + std::to_string(dn));
         const auto T8 = Tmp(tmp, tmpn);
         const SrcLoc loc = c.Loc(line);
-        const auto kindCode = static_cast<AdvSoftMax>(kind);
+        const auto kindCode = static_cast<AdvSoftMax>(form & (ascendc_guest::kSoftMaxReuseSource - 1));
+        const bool reuse = (form & ascendc_guest::kSoftMaxReuseSource) != 0;
+        const auto* tp = hasTmp ? &T8 : nullptr;
         if (kindCode == AdvSoftMax::kNoStats) {
           if constexpr (std::is_same_v<T, U>)
-            return hasTmp ? AscendC::SoftMax<T>(D, S, T8, tiling, shape, loc)
-                          : AscendC::SoftMax<T>(D, S, tiling, shape, loc);
+            return ascendc_sim::SoftMaxImpl<T, T>("SoftMax", 3, D, nullptr, nullptr, S, tp, g, reuse, loc);
         }
         const auto Sum = Local<U>(sum, sumn), Max = Local<U>(max, maxn);
         switch (kindCode) {
           case AdvSoftMax::kSoftMax:
-            return hasTmp ? AscendC::SoftMax<T, false, false, U>(D, Sum, Max, S, T8, tiling, shape, loc)
-                          : AscendC::SoftMax<T, false, false, U>(D, Sum, Max, S, tiling, shape, loc);
+            return ascendc_sim::SoftMaxImpl("SoftMax", 0, D, &Sum, &Max, S, tp, g, reuse, loc);
           case AdvSoftMax::kSimple:
-            return hasTmp ? AscendC::SimpleSoftMax<T, false, false, U>(D, Sum, Max, S, T8, tiling, shape, loc)
-                          : AscendC::SimpleSoftMax<T, false, false, U>(D, Sum, Max, S, tiling, shape, loc);
+            return ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, D, &Sum, &Max, S, tp, g, reuse, loc);
           case AdvSoftMax::kLog:
-            if (hasTmp) return AscendC::LogSoftMax<T, false, false, U>(D, Sum, Max, S, T8, tiling, shape, loc);
+            if (hasTmp) return ascendc_sim::SoftMaxImpl("LogSoftMax", 2, D, &Sum, &Max, S, tp, g, reuse, loc);
             break;
           default:
             break;
@@ -317,12 +317,13 @@ void AdvSum(const Call& c, int32_t mean, int32_t t, uint32_t d, uint32_t dn, uin
   });
 }
 
-template <typename T, typename P>
+template <typename T, typename P, bool reuse>
 void PatternReduce(AdvReduce op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTensor<T>& S,
                    const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t shape[], bool pad, const SrcLoc& loc) {
-#define ASCENDC_GUEST_CASE(NAME, CODE) \
-  case AdvReduce::CODE:                \
-    return tmp ? AscendC::NAME<T, P>(D, S, *tmp, shape, pad, loc) : AscendC::NAME<T, P>(D, S, shape, pad, loc);
+#define ASCENDC_GUEST_CASE(NAME, CODE)                                   \
+  case AdvReduce::CODE:                                                  \
+    return tmp ? AscendC::NAME<T, P, reuse>(D, S, *tmp, shape, pad, loc) \
+               : AscendC::NAME<T, P, reuse>(D, S, shape, pad, loc);
   switch (op) {
     ASCENDC_GUEST_CASE(ReduceSum, kSum)
     ASCENDC_GUEST_CASE(ReduceMax, kMax)
@@ -336,9 +337,10 @@ void PatternReduce(AdvReduce op, const AscendC::LocalTensor<T>& D, const AscendC
   Refuse("a pattern reduction", "operation code " + std::to_string(static_cast<int32_t>(op)) + " unknown");
 }
 
-void AdvReduceImport(const Call& c, int32_t op, int32_t t, int32_t ra, uint32_t d, uint32_t dn, uint32_t s, uint32_t sn,
-                     uint32_t tmp, uint32_t tmpn, int32_t hasTmp, uint32_t rows, uint32_t cols, int32_t innerPad,
-                     int32_t line) {
+// The guest's form word (ascendc_guest/adv.h ReduceForm): the pattern is RA, isReuseSource.
+void AdvReduceImport(const Call& c, int32_t op, int32_t t, int32_t form, uint32_t d, uint32_t dn, uint32_t s,
+                     uint32_t sn, uint32_t tmp, uint32_t tmpn, int32_t hasTmp, uint32_t rows, uint32_t cols,
+                     int32_t innerPad, int32_t line) {
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (kFloating<T>) {
@@ -350,10 +352,18 @@ void AdvReduceImport(const Call& c, int32_t op, int32_t t, int32_t ra, uint32_t 
       const SrcLoc loc = c.Loc(line);
       using AscendC::Pattern::Reduce::AR;
       using AscendC::Pattern::Reduce::RA;
-      if (ra)
-        PatternReduce<T, RA>(static_cast<AdvReduce>(op), D, S, hasTmp ? &T8 : nullptr, shape, innerPad != 0, loc);
-      else
-        PatternReduce<T, AR>(static_cast<AdvReduce>(op), D, S, hasTmp ? &T8 : nullptr, shape, innerPad != 0, loc);
+      const AdvReduce code = static_cast<AdvReduce>(op);
+      const auto* tp = hasTmp ? &T8 : nullptr;
+      switch (form & 3) {
+        case 0:
+          return PatternReduce<T, AR, false>(code, D, S, tp, shape, innerPad != 0, loc);
+        case 1:
+          return PatternReduce<T, RA, false>(code, D, S, tp, shape, innerPad != 0, loc);
+        case 2:
+          return PatternReduce<T, AR, true>(code, D, S, tp, shape, innerPad != 0, loc);
+        default:
+          return PatternReduce<T, RA, true>(code, D, S, tp, shape, innerPad != 0, loc);
+      }
     } else {
       Unsupported("a pattern reduction", t);
     }

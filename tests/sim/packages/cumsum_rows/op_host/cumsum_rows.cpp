@@ -19,11 +19,15 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
   uint32_t coreNum = platform.GetCoreNum();
   uint32_t rowsPerCore = (rows + coreNum - 1) / coreNum;
   uint32_t blockDim = (rows + rowsPerCore - 1) / rowsPerCore;
+  // CumSum of one row along the last axis: its helper's minimum (the library works 16 rows at a time).
+  uint32_t tmpMax = 0, tmpMin = 0;
+  AscendC::GetCumSumMaxMinTmpSize(ge::Shape({1, static_cast<int64_t>(colsPad)}), typeLength, true, false, tmpMax, tmpMin);
   size_t userWorkspace = 0;
   tiling.set_rows(rows);
   tiling.set_cols(cols);
   tiling.set_colsPad(colsPad);
   tiling.set_rowsPerCore(rowsPerCore);
+  tiling.set_tmpBytes(tmpMin);
   context->SetBlockDim(blockDim);
   tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
   context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());

@@ -8,6 +8,7 @@ BEGIN_TILING_DATA_DEF(CumsumRowsTilingData)
   TILING_DATA_FIELD_DEF(uint32_t, cols);
   TILING_DATA_FIELD_DEF(uint32_t, colsPad);
   TILING_DATA_FIELD_DEF(uint32_t, rowsPerCore);
+  TILING_DATA_FIELD_DEF(uint32_t, tmpBytes);
 END_TILING_DATA_DEF;
 
 REGISTER_TILING_DATA_CLASS(CumsumRows, CumsumRowsTilingData)

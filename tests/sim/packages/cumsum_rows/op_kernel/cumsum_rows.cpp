@@ -12,7 +12,7 @@ class KernelCumsumRows {
     yGm.SetGlobalBuffer((__gm__ DTYPE_Y*)y);
     pipe.InitBuffer(inQ, 2, t.colsPad * sizeof(DTYPE_X));
     pipe.InitBuffer(outQ, 2, t.colsPad * sizeof(DTYPE_Y));
-    pipe.InitBuffer(tmpBuf, 1024);
+    pipe.InitBuffer(tmpBuf, t.tmpBytes);
   }
   __aicore__ inline void Process()
   {

@@ -16,7 +16,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   uint64_t ubSize = 0;
   platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
   uint32_t typeSize = 0;
-  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeSize);
+  const ge::DataType dtype = context->GetInputDesc(0)->GetDataType();
+  ge::TypeUtils::GetDataTypeLength(dtype, typeSize);
   if (typeSize == 0) return ge::GRAPH_FAILED;
 
   const auto& shape = context->GetInputShape(0)->GetStorageShape();
@@ -27,15 +28,18 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   if (blockDim == 0) blockDim = 1;
   const uint32_t blockRows = rows / blockDim + (rows % blockDim ? 1 : 0);
 
-  // Many rows per tile: queued input tiles and their queued results fill the UB left after ReduceMax's
-  // scratch; a multiple of 8 rows keeps every output copy 32 B aligned in the UB.
+  // Many rows per tile: queued input tiles, their queued results and ReduceMax's scratch fill the UB;
+  // a multiple of 8 rows keeps every output copy 32 B aligned in the UB. ReduceMax over [rows, cols]
+  // needs its helper's size for those rows (a block or a repeat a row: linear in the rows).
   uint32_t tmpMax = 0, tmpMin = 0;
-  // ReduceMax needs the scratch of ReduceSum over the same shape.
-  AscendC::GetReduceSumMaxMinTmpSize(ge::Shape({1, static_cast<int64_t>(colsPad)}), typeSize, false, tmpMax, tmpMin);
-  const uint64_t perRow = (static_cast<uint64_t>(colsPad) + 1) * typeSize * BUFFER_NUM;
-  if (tmpMin + 1024 + perRow * 8 > ubSize) return ge::GRAPH_FAILED;
-  uint32_t rowsPerTile = static_cast<uint32_t>(std::min<uint64_t>((ubSize - tmpMin - 1024) / perRow, MAX_ROWS)) / 8 * 8;
+  AscendC::GetReduceMaxMaxMinTmpSize(ge::Shape({1, static_cast<int64_t>(cols)}), dtype, AscendC::ReducePattern::AR,
+                                     true, false, tmpMax, tmpMin);
+  const uint64_t perRow = (static_cast<uint64_t>(colsPad) + 1) * typeSize * BUFFER_NUM + tmpMin;
+  if (1024 + perRow * 8 > ubSize) return ge::GRAPH_FAILED;
+  uint32_t rowsPerTile = static_cast<uint32_t>(std::min<uint64_t>((ubSize - 1024) / perRow, MAX_ROWS)) / 8 * 8;
   rowsPerTile = std::max(8u, std::min(rowsPerTile, (blockRows + 7) / 8 * 8));
+  AscendC::GetReduceMaxMaxMinTmpSize(ge::Shape({static_cast<int64_t>(rowsPerTile), static_cast<int64_t>(cols)}), dtype,
+                                     AscendC::ReducePattern::AR, true, false, tmpMax, tmpMin);
 
   tiling.set_rows(rows);
   tiling.set_cols(cols);
@@ -43,7 +47,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   tiling.set_formerRows(rows / blockDim + 1);
   tiling.set_tailRows(rows / blockDim);
   tiling.set_rowsPerTile(rowsPerTile);
-  tiling.set_tmpBytes(tmpMin);
+  tiling.set_tmpBytes(std::max(tmpMin, 32u));  // rows of a block or less need none: one block's TBuf
   context->SetBlockDim(blockDim);
   tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
   context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "ascendc_sim/host_context.h"
+#include "ascendc_sim/math_tmp_sizes.h"
 #include "tiling/tiling_api.h"
 
 namespace AscendC {
@@ -29,28 +30,23 @@ inline void RowsCols(const ge::Shape& s, uint32_t& m, uint32_t& k) {
 inline bool Basic(uint32_t m, uint32_t k) { return k % kUnit == 0 && m % kBasicRows == 0; }
 }  // namespace softmax_detail
 
-// ---- SoftmaxGrad --------------------------------------------------------------------------------
+// ---- SoftmaxGrad ----------------------------------------------------------------------------------
 // Per row: half keeps two blocks, three copies of the row and a unit; float keeps one block
-// (isFront: the row-sum pass alone) or two, one copy and a unit.
-inline uint32_t SoftMaxGradRowWords(uint32_t k, uint32_t typeSize, bool isFront) {
-  using namespace softmax_detail;
-  const uint32_t blk = kBlock / typeSize;
-  if (typeSize == 2) return blk * 2 + k * 3 + kUnit;
-  return (isFront ? blk : blk * 2) + k + kUnit;
-}
+// (isFront: the row-sum pass alone) or two, one copy and a unit (math_tmp_sizes.h, which the kernel
+// side holds a buffer to): every row at the most, one at the least.
 inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
                                          const bool /*isReuseSource*/) {
   uint32_t m, k;
   softmax_detail::RowsCols(srcShape, m, k);
   if (m == 0 || (dataTypeSize != 2 && dataTypeSize != 4)) return 0;
-  return m * SoftMaxGradRowWords(k, dataTypeSize, isFront) * softmax_detail::kFloat;
+  return ascendc_sim::SoftMaxGradMaxTmpBytes(m, k, dataTypeSize, isFront);
 }
 inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
                                          const bool /*isReuseSource*/) {
   uint32_t m, k;
   softmax_detail::RowsCols(srcShape, m, k);
   if (m == 0 || (dataTypeSize != 2 && dataTypeSize != 4)) return 0;
-  return SoftMaxGradRowWords(k, dataTypeSize, isFront) * softmax_detail::kFloat;
+  return ascendc_sim::SoftMaxGradMinTmpBytes(k, dataTypeSize, isFront);
 }
 inline void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,
                                   const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& t,
@@ -60,25 +56,20 @@ inline void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t data
 
 // ---- SoftmaxFlash -------------------------------------------------------------------------------
 // Per row: one block, the row and a unit; with isUpdate four blocks (running max and sum, old
-// and new) and two copies of the row.
-inline uint32_t SoftMaxFlashRowWords(uint32_t k, uint32_t typeSize, bool isUpdate) {
-  using namespace softmax_detail;
-  const uint32_t blk = kBlock / typeSize;
-  return isUpdate ? blk * 4 + k * 2 : blk + k + kUnit;
-}
+// and new) and two copies of the row (math_tmp_sizes.h): every row at the most, one at the least.
 inline uint32_t GetSoftMaxFlashMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isUpdate,
                                           const bool /*isReuseSource*/) {
   uint32_t m, k;
   softmax_detail::RowsCols(srcShape, m, k);
   if (m == 0 || (dataTypeSize != 2 && dataTypeSize != 4)) return 0;
-  return m * SoftMaxFlashRowWords(k, dataTypeSize, isUpdate) * softmax_detail::kFloat;
+  return ascendc_sim::SoftMaxFlashMaxTmpBytes(m, k, dataTypeSize, isUpdate);
 }
 inline uint32_t GetSoftMaxFlashMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isUpdate,
                                           const bool /*isReuseSource*/) {
   uint32_t m, k;
   softmax_detail::RowsCols(srcShape, m, k);
   if (m == 0 || (dataTypeSize != 2 && dataTypeSize != 4)) return 0;
-  return SoftMaxFlashRowWords(k, dataTypeSize, isUpdate) * softmax_detail::kFloat;
+  return ascendc_sim::SoftMaxFlashMinTmpBytes(k, dataTypeSize, isUpdate);
 }
 inline void SoftMaxFlashTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,
                                    const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& t,

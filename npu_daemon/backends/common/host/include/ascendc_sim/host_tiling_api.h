@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "ascendc_sim/host_context.h"
+#include "ascendc_sim/host_quant_tiling.h"
 #include "ascendc_sim/host_reduce_tiling.h"
 #include "ascendc_sim/math_tmp_sizes.h"
 #include "ascendc_sim/norm_tmp_sizes.h"
@@ -82,18 +83,24 @@ ASCENDC_SIM_MATH_TMP_SIZE(ClampMin)
 ASCENDC_SIM_MATH_TMP_SIZE(Exp)
 ASCENDC_SIM_MATH_TMP_SIZE(Sin)
 ASCENDC_SIM_MATH_TMP_SIZE(Cos)
+ASCENDC_SIM_MATH_TMP_SIZE(Asin)
+ASCENDC_SIM_MATH_TMP_SIZE(Acos)
+ASCENDC_SIM_MATH_TMP_SIZE(Atan)
+ASCENDC_SIM_MATH_TMP_SIZE(Tan)
+ASCENDC_SIM_MATH_TMP_SIZE(Sinh)
+ASCENDC_SIM_MATH_TMP_SIZE(Cosh)
+ASCENDC_SIM_MATH_TMP_SIZE(Asinh)
+ASCENDC_SIM_MATH_TMP_SIZE(Acosh)
+ASCENDC_SIM_MATH_TMP_SIZE(Atanh)
+ASCENDC_SIM_MATH_TMP_SIZE(Trunc)
+ASCENDC_SIM_MATH_TMP_SIZE(Frac)
 #undef ASCENDC_SIM_MATH_TMP_SIZE
 
-// Buffers the kernel side still takes as written whole: CumSum's last-axis form works in rows
-// padded to 16 (more than these counts when the rows are not a multiple of 16).
-#define ASCENDC_SIM_TMP_SIZE(NAME, BUFFERS)                                                                          \
-  inline void Get##NAME##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
-                                       uint32_t& maxValue, uint32_t& minValue) {                                     \
-    sim_detail::TmpSizes(srcShape, typeSize, isReuseSource, BUFFERS, maxValue, minValue);                            \
-  }
-ASCENDC_SIM_TMP_SIZE(Broadcast, 1)
-ASCENDC_SIM_TMP_SIZE(CumSum, 2)
-#undef ASCENDC_SIM_TMP_SIZE
+// Broadcast's buffer, which the kernel side takes as written whole (CumSum's: host_quant_tiling.h).
+inline void GetBroadcastMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+  sim_detail::TmpSizes(srcShape, typeSize, isReuseSource, 1, maxValue, minValue);
+}
 
 // `maxLiveNodeCount` of Sin and Cos is their live buffer count (math_tmp_sizes.h).
 inline void GetSinTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {

@@ -39,6 +39,14 @@ inline uint32_t SoftMaxMinTmpBytes(uint64_t rows, uint64_t elems, uint64_t pitch
   return std::min(SoftMaxMaxTmpBytes(rows, elems, typeSize, reuse), TmpBytes((pitch * 8 + 64 + 255) / 256 * 256));
 }
 
+// The least sharedTmpBuffer asc-devkit's A2 GetSoftMaxMinTmpSize / GetLogSoftMaxMinTmpSize give for
+// rows of `pitch` elements, whatever isReuseSource (the helper ignores it): float words of a block
+// of the type, the row and 64. Ours above is the tree's own model: the kernel side refuses a buffer
+// under the less of the two, so it refuses no buffer either helper sized.
+inline uint32_t SoftMaxA2MinTmpBytes(uint64_t pitch, uint32_t typeSize) {
+  return TmpBytes((32 / typeSize + pitch + 64) * 4);
+}
+
 // SoftmaxGrad (and SoftmaxGradFront) over `rows` rows of `pitch` elements as asc-devkit's A2
 // GetSoftMaxGradMaxTmpSize sizes it (impl/adv_api/tiling/activation/softmax_tiling.cpp): float
 // words a row of one 32 B block of statistics (two unless a float front), the row (three copies
@@ -48,12 +56,20 @@ inline uint32_t SoftMaxGradMaxTmpBytes(uint64_t rows, uint64_t pitch, uint32_t t
   const uint64_t words = typeSize == 2 ? block * 2 + pitch * 3 + 64 : (front ? block : block * 2) + pitch + 64;
   return TmpBytes(rows * words * 4);
 }
+// Its minimum (GetSoftMaxGradMinTmpSize): one row's words, the library looping over the rows.
+inline uint32_t SoftMaxGradMinTmpBytes(uint64_t pitch, uint32_t typeSize, bool front) {
+  return SoftMaxGradMaxTmpBytes(1, pitch, typeSize, front);
+}
 
 // SoftmaxFlash (version 1) as asc-devkit's A2 GetSoftMaxFlashMaxTmpSize sizes it: float words a
 // row of a 32 B block, the row and 64 for the reduction; with isUpdate, four blocks and two rows.
 inline uint32_t SoftMaxFlashMaxTmpBytes(uint64_t rows, uint64_t pitch, uint32_t typeSize, bool update) {
   const uint64_t block = 32 / typeSize;
   return TmpBytes(rows * (update ? block * 4 + pitch * 2 : block + pitch + 64) * 4);
+}
+// Its minimum (GetSoftMaxFlashMinTmpSize): one row's words.
+inline uint32_t SoftMaxFlashMinTmpBytes(uint64_t pitch, uint32_t typeSize, bool update) {
+  return SoftMaxFlashMaxTmpBytes(1, pitch, typeSize, update);
 }
 
 // SoftmaxFlashV2 as asc-devkit's A2 GetSoftMaxFlashV2MaxTmpSize sizes it, for a source of
@@ -67,6 +83,12 @@ inline uint32_t SoftMaxFlashV2MaxTmpBytes(uint64_t rows, uint64_t pitch, uint32_
   const uint64_t words =
       typeSize == 2 ? std::max(block * 2 + pitch + 64, wide ? block + pitch + 128 : 0) : block + (wide ? 128 : 64);
   return TmpBytes(rows * words * 4);
+}
+// Its minimum (GetSoftMaxFlashV2MinTmpSize) is one row's words, eight basic rows with isBasicBlock
+// (a template parameter the call does not pass on) or a block of rows with isFlashOutputBrc: the
+// least of them, one row of the plain form, so a buffer any of the helper's forms sized passes.
+inline uint32_t SoftMaxFlashV2MinTmpBytes(uint64_t pitch, uint32_t typeSize, uint32_t statSize) {
+  return SoftMaxFlashV2MaxTmpBytes(1, pitch, typeSize, statSize);
 }
 
 // Sin and Cos as asc-devkit's tiling (impl/adv_api/tiling/math/{sin,cos}_tiling_impl.cpp) sizes
@@ -110,12 +132,17 @@ inline TmpRange Log2TmpRange(uint64_t elems, uint32_t typeSize) {
 
 // CumSum over [outter, inner] as asc-devkit's GetCumSumMaxMinTmpSize sizes it
 // (impl/adv_api/tiling/math/cumsum_tiling.cpp): down the first axis a float copy of a half input
-// (a float one needs none); along the last, both transposes of the rows padded to 16 (and the
-// half input's cast copy).
-inline uint32_t CumSumMaxTmpBytes(uint64_t outter, uint64_t inner, uint32_t typeSize, bool lastAxis) {
-  if (!lastAxis) return TmpBytes(typeSize == 2 ? outter * inner * 4 : 0);
+// (a float one needs none), the same at the least; along the last, both transposes of the rows
+// padded to 16 (and the half input's cast copy) at the most, of 16 rows at the least: the library
+// takes 16 rows for each whole minimum the buffer holds at a time (none under it, a step of 0 rows).
+inline TmpRange CumSumTmpRange(uint64_t outter, uint64_t inner, uint32_t typeSize, bool lastAxis) {
+  if (!lastAxis) {
+    const uint32_t copy = TmpBytes(typeSize == 2 ? outter * inner * 4 : 0);
+    return {copy, copy};
+  }
   const uint64_t rows = (outter + 15) / 16 * 16;
-  return TmpBytes((typeSize == 2 ? inner * rows * 2 : 0) + rows * inner * typeSize * 2);
+  return {TmpBytes((typeSize == 2 ? inner * rows * 2 : 0) + rows * inner * typeSize * 2),
+          TmpBytes((typeSize == 2 ? inner * 16 * 2 : 0) + 16 * inner * typeSize * 2)};
 }
 
 // SelectWithBytesMask over `elems` source elements as asc-devkit's GetSelectWithBytesMaskMaxTmpSize
@@ -129,29 +156,56 @@ inline uint32_t SelectWithBytesMaskMaxTmpBytes(uint64_t elems, uint32_t maskType
 }
 
 // AscendQuant of `elems` elements (asc-devkit's GetAscendQuantMaxMinTmpSize): two bytes an element,
-// at least two 256 B repeats, in whole blocks.
-inline uint32_t AscendQuantMaxTmpBytes(uint64_t elems) {
-  return TmpBytes((std::max<uint64_t>(elems * 2, 512) + 31) / 32 * 32);
+// at least two 256 B repeats, in whole blocks; the minimum those two repeats.
+inline TmpRange AscendQuantTmpRange(uint64_t elems) {
+  return {TmpBytes((std::max<uint64_t>(elems * 2, 512) + 31) / 32 * 32), 512};
 }
 
 // AscendDequant of m rows of n (asc-devkit's GetAscendDequantMaxMinTmpSize): floats of one repeat,
-// the whole source and the scale (n and a block).
-inline uint32_t AscendDequantMaxTmpBytes(uint64_t m, uint64_t n) { return TmpBytes((64 + m * n + n + 8) * 4); }
+// the source's rows (all m at the most, one at the least) and the scale (n and a block).
+inline TmpRange AscendDequantTmpRange(uint64_t m, uint64_t n) {
+  return {TmpBytes((64 + m * n + n + 8) * 4), TmpBytes((64 + n + n + 8) * 4)};
+}
 
 // AscendAntiQuant of `elems` int8 elements, K rows of the source ([K, N]; [N, K] transposed)
-// (asc-devkit's GetAscendAntiQuantMaxTmpSize): none to half; to bfloat16 a float copy of the source
-// with a scalar scale, else with a scale tensor of `scales` values: transposed 80 floats a value, not
-// transposed two floats a value and 64 a row of K.
-inline uint32_t AscendAntiQuantMaxTmpBytes(uint64_t elems, uint64_t k, uint64_t scales, bool transpose, bool toHalf) {
-  if (toHalf) return 0;
-  if (scales <= 1) return TmpBytes(elems * 4);
-  return TmpBytes(transpose ? 80 * scales * 4 : scales * 2 * 4 + 64 * k * 4);
+// (asc-devkit's GetAscendAntiQuantMaxTmpSize / MinTmpSize): none to half; to bfloat16 with a
+// scale tensor of `scales` values the same at the most and the least, transposed 80 floats a
+// value, not transposed two floats a value and 64 a row of K; with a scalar scale a float copy of
+// the source at the most and 1 KiB at the least. (For under 256 elements that 1 KiB is more than
+// the maximum; the maximum is then the least taken, so a buffer either number sized passes.)
+inline TmpRange AscendAntiQuantTmpRange(uint64_t elems, uint64_t k, uint64_t scales, bool transpose, bool toHalf) {
+  if (toHalf) return {};
+  if (scales <= 1) {
+    const uint32_t copy = TmpBytes(elems * 4);
+    return {copy, std::min<uint32_t>(copy, 1024)};
+  }
+  const uint32_t bytes = TmpBytes(transpose ? 80 * scales * 4 : scales * 2 * 4 + 64 * k * 4);
+  return {bytes, bytes};
+}
+
+// The inverse trigonometric and hyperbolic functions, Tan, Trunc and Frac as asc-devkit's A2 tiling
+// (impl/adv_api/tiling/math/{asin,acos,atan,tan,sinh,cosh,asinh,atanh,trunc,frac}_tiling*.cpp)
+// sizes them: live buffers of the source's type by type (float, half), each of the whole input but
+// at least one 256 B repeat at the most, one repeat each at the least; isReuseSource changes
+// neither. Acosh keeps its live elements at least a repeat's worth of the type.
+struct LiveNodes {
+  const char* api;
+  uint32_t floatNodes, halfNodes;
+};
+inline constexpr LiveNodes kLiveNodes[] = {
+    {"Asin", 2, 6},  {"Acos", 2, 6},  {"Atan", 5, 12}, {"Tan", 4, 10},  {"Sinh", 1, 4}, {"Cosh", 2, 6},
+    {"Asinh", 3, 3}, {"Acosh", 1, 2}, {"Atanh", 1, 4}, {"Trunc", 1, 2}, {"Frac", 0, 4},
+};
+inline TmpRange LiveNodesTmpRange(const LiveNodes& n, uint64_t elems, uint32_t typeSize) {
+  const uint32_t nodes = typeSize == 4 ? n.floatNodes : n.halfNodes;
+  const uint64_t most = std::strcmp(n.api, "Acosh") == 0 ? std::max<uint64_t>(nodes * elems, 256) * typeSize
+                                                         : nodes * std::max<uint64_t>(elems * typeSize, 256);
+  return {TmpBytes(most), nodes * 256};
 }
 
 // The range of an element-wise math API by the name the emulation records it under, for `elems`
-// elements of `typeSize` bytes (the scalar forms for Power); none where the tree models no helper
-// (Asin, Acos, Atan, Tan, the hyperbolic functions and their inverses, Trunc, Frac), whose buffer
-// is then taken as written whole.
+// elements of `typeSize` bytes (the scalar forms for Power); none where the tree models no helper,
+// whose buffer is then taken as written whole.
 inline std::optional<TmpRange> MathTmpRange(const char* api, uint64_t elems, uint32_t typeSize, bool reuse) {
   struct Buffers {
     const char* api;
@@ -163,6 +217,8 @@ inline std::optional<TmpRange> MathTmpRange(const char* api, uint64_t elems, uin
   };
   for (const Buffers& b : kFloatBuffers)
     if (std::strcmp(api, b.api) == 0) return FloatBuffersTmpRange(elems, typeSize, reuse, b.buffers);
+  for (const LiveNodes& n : kLiveNodes)
+    if (std::strcmp(api, n.api) == 0) return LiveNodesTmpRange(n, elems, typeSize);
   if (std::strcmp(api, "Sin") == 0 || std::strcmp(api, "Cos") == 0) return TrigTmpRange(elems, typeSize, reuse);
   if (std::strcmp(api, "Power") == 0) return PowerTmpRange(elems, false, false, typeSize);
   if (std::strcmp(api, "Log") == 0 || std::strcmp(api, "Log10") == 0) return TmpRange{};

@@ -1,7 +1,8 @@
-// The sharedTmpBuffer maxima of the pattern reductions (ReduceSum/Mean/Max/Min/Prod/Any/All over
-// a [first, last] shape, AR or RA) as asc-devkit's A2 reduce_tiling.cpp computes them: one
-// definition for the host helpers (host_reduce_tiling.h) and the kernel side, which takes a
-// buffer as written only up to it, so what a kernel keeps past it stays its own.
+// The sharedTmpBuffer sizes of the pattern reductions (ReduceSum/Mean/Max/Min/Prod/Any/All over a
+// [first, last] shape, AR or RA) as asc-devkit's A2 reduce_tiling.cpp computes them, its maximum
+// and minimum one number: one definition for the host helpers (host_reduce_tiling.h) and the kernel
+// side, which refuses a buffer under it and takes a buffer as written only up to it, so what a
+// kernel keeps past it stays its own.
 #pragma once
 
 #include <algorithm>
@@ -54,6 +55,19 @@ inline uint32_t MaxBytes(const char* api, bool ar, uint32_t first, uint32_t last
   const bool anyAll = std::strcmp(api, "ReduceAny") == 0 || std::strcmp(api, "ReduceAll") == 0;
   if (anyAll && size == 1) return AnyAllU8(ar, first, last, reuse);
   return Common(ar, first, last, size, reuse);
+}
+
+// The host helper that gives the size of `api`, for a kernel's error message.
+inline const char* Helper(const char* api) {
+  static constexpr const char* kHelpers[][2] = {
+      {"ReduceSum", "GetReduceSumMaxMinTmpSize"},   {"ReduceMean", "GetReduceMeanMaxMinTmpSize"},
+      {"ReduceMax", "GetReduceMaxMaxMinTmpSize"},   {"ReduceMin", "GetReduceMinMaxMinTmpSize"},
+      {"ReduceProd", "GetReduceProdMaxMinTmpSize"}, {"ReduceAny", "GetReduceAnyMaxMinTmpSize"},
+      {"ReduceAll", "GetReduceAllMaxMinTmpSize"},
+  };
+  for (const auto& h : kHelpers)
+    if (std::strcmp(api, h[0]) == 0) return h[1];
+  return "its host helper";
 }
 
 }  // namespace ascendc_sim::reduce_tmp

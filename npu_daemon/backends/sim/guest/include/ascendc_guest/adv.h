@@ -16,7 +16,7 @@ ASCENDC_GUEST_IMPORT(adv_power)
 void adv_power(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t b, uint32_t bSize,
                uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, uint32_t count, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_softmax)
-void adv_softmax(AdvSoftMax kind, Dtype t, Dtype u, uint32_t d, uint32_t dSize, uint32_t sum, uint32_t sumSize,
+void adv_softmax(int32_t form, Dtype t, Dtype u, uint32_t d, uint32_t dSize, uint32_t sum, uint32_t sumSize,
                  uint32_t max, uint32_t maxSize, uint32_t s, uint32_t sSize, uint32_t tmp, uint32_t tmpSize,
                  int32_t hasTmp, const void* tiling, const void* shape, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_softmax_grad)
@@ -35,8 +35,9 @@ ASCENDC_GUEST_IMPORT(adv_sum)
 void adv_sum(int32_t mean, Dtype t, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize, uint32_t tmp,
              uint32_t tmpSize, int32_t hasTmp, uint32_t outter, uint32_t inner, uint32_t n, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_reduce)
-void adv_reduce(AdvReduce op, Dtype t, int32_t ra, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize, uint32_t tmp,
-                uint32_t tmpSize, int32_t hasTmp, uint32_t rows, uint32_t cols, int32_t innerPad, int32_t line);
+void adv_reduce(AdvReduce op, Dtype t, int32_t form, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize,
+                uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, uint32_t rows, uint32_t cols, int32_t innerPad,
+                int32_t line);
 ASCENDC_GUEST_IMPORT(adv_broadcast)
 void adv_broadcast(Dtype t, int32_t dim, int32_t axis, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize,
                    uint32_t dst0, uint32_t dst1, uint32_t src0, uint32_t src1, int32_t line);
@@ -279,10 +280,10 @@ void ArithProgression(const LocalTensor<T>& dst, const T first, const T diff, co
 // ---- SoftMax, LayerNorm, RmsNorm --------------------------------------------------------------
 
 // The import's arguments after dst: sum, max, src and the buffer, as handles.
-#define ASCENDC_GUEST_SOFTMAX(KIND, T, U, ...)                                                                    \
-  ascendc_guest::adv_softmax(ascendc_guest::AdvSoftMax::KIND, ascendc_guest::DtypeOf<T>(),                        \
-                             ascendc_guest::DtypeOf<U>(), ASCENDC_GUEST_T(dst), __VA_ARGS__, &tiling, &shapeInfo, \
-                             line)
+#define ASCENDC_GUEST_SOFTMAX(KIND, T, U, ...)                                                               \
+  ascendc_guest::adv_softmax(ascendc_guest::SoftMaxForm(ascendc_guest::AdvSoftMax::KIND, isReuseSource),     \
+                             ascendc_guest::DtypeOf<T>(), ascendc_guest::DtypeOf<U>(), ASCENDC_GUEST_T(dst), \
+                             __VA_ARGS__, &tiling, &shapeInfo, line)
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
 void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
              const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
@@ -429,22 +430,22 @@ void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams
 }
 
 // ReduceSum<T, Pattern::Reduce::AR>(dst, src, [tmp,] srcShape, srcInnerPad): srcShape = {first, last}.
-#define ASCENDC_GUEST_PATTERN_REDUCE(NAME, CODE)                                                                  \
-  template <typename T, typename pattern, bool isReuseSource = false>                                             \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,    \
-            const uint32_t srcShape[], bool srcInnerPad, ASCENDC_GUEST_LINE) {                                    \
-    ascendc_guest::adv_reduce(ascendc_guest::AdvReduce::CODE, ascendc_guest::DtypeOf<T>(),                        \
-                              std::is_same_v<pattern, Pattern::Reduce::RA>, ASCENDC_GUEST_T(dst),                 \
-                              ASCENDC_GUEST_T(src), ASCENDC_GUEST_TMP(sharedTmpBuffer), srcShape[0], srcShape[1], \
-                              srcInnerPad, line);                                                                 \
-  }                                                                                                               \
-  template <typename T, typename pattern, bool isReuseSource = false>                                             \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad,    \
-            ASCENDC_GUEST_LINE) {                                                                                 \
-    ascendc_guest::adv_reduce(ascendc_guest::AdvReduce::CODE, ascendc_guest::DtypeOf<T>(),                        \
-                              std::is_same_v<pattern, Pattern::Reduce::RA>, ASCENDC_GUEST_T(dst),                 \
-                              ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP, srcShape[0], srcShape[1], srcInnerPad,  \
-                              line);                                                                              \
+#define ASCENDC_GUEST_PATTERN_REDUCE(NAME, CODE)                                                                      \
+  template <typename T, typename pattern, bool isReuseSource = false>                                                 \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,        \
+            const uint32_t srcShape[], bool srcInnerPad, ASCENDC_GUEST_LINE) {                                        \
+    ascendc_guest::adv_reduce(ascendc_guest::AdvReduce::CODE, ascendc_guest::DtypeOf<T>(),                            \
+                              ascendc_guest::ReduceForm(std::is_same_v<pattern, Pattern::Reduce::RA>, isReuseSource), \
+                              ASCENDC_GUEST_T(dst), ASCENDC_GUEST_T(src), ASCENDC_GUEST_TMP(sharedTmpBuffer),         \
+                              srcShape[0], srcShape[1], srcInnerPad, line);                                           \
+  }                                                                                                                   \
+  template <typename T, typename pattern, bool isReuseSource = false>                                                 \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad,        \
+            ASCENDC_GUEST_LINE) {                                                                                     \
+    ascendc_guest::adv_reduce(ascendc_guest::AdvReduce::CODE, ascendc_guest::DtypeOf<T>(),                            \
+                              ascendc_guest::ReduceForm(std::is_same_v<pattern, Pattern::Reduce::RA>, isReuseSource), \
+                              ASCENDC_GUEST_T(dst), ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP, srcShape[0],          \
+                              srcShape[1], srcInnerPad, line);                                                        \
   }
 ASCENDC_GUEST_PATTERN_REDUCE(ReduceSum, kSum)
 ASCENDC_GUEST_PATTERN_REDUCE(ReduceMax, kMax)

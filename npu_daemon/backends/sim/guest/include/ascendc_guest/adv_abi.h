@@ -50,8 +50,17 @@ enum class AdvMath : int32_t {
 constexpr int32_t kReuseSource = 2;
 // The SoftMax family: the emulation's kinds (adv_norm.h SoftMaxImpl).
 enum class AdvSoftMax : int32_t { kSoftMax = 0, kSimple, kLog, kNoStats };
+// adv_softmax's form word: the kind in bits 0-3, isReuseSource in bit 4 (SoftMax's library may take
+// its exponentials in a float source; the flag sizes the buffer).
+constexpr int32_t kSoftMaxReuseSource = 16;
+constexpr int32_t SoftMaxForm(AdvSoftMax kind, bool isReuseSource) {
+  return static_cast<int32_t>(kind) | (isReuseSource ? kSoftMaxReuseSource : 0);
+}
 // The pattern reductions of adv_api/reduce.
 enum class AdvReduce : int32_t { kSum = 1, kMax, kMin, kProd, kAny, kAll, kMean };
+// adv_reduce's form word: bit 0 the pattern is RA, bit 1 isReuseSource (the library may work in
+// the source, which the call then leaves undefined; the flag sizes the buffer).
+constexpr int32_t ReduceForm(bool ra, bool isReuseSource) { return (ra ? 1 : 0) | (isReuseSource ? 2 : 0); }
 // CumSumConfig's flags as one code.
 enum AdvCumSum : int32_t { kCumLastAxis = 1, kCumReuseSource = 2, kCumOutputLastRow = 4 };
 
