@@ -54,6 +54,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 
 #include "ascendc_sim/cube_compute.h"
@@ -477,41 +478,52 @@ class Matmul {
   // Buffers: static tensors at fixed places of the cube buffers (the object owns them). In L1, from
   // l1Base_ (header comment): A's buffer (its chunk slots, or its user-copied tile), B's, the bias.
   // An operand's chunk in K (NORM one base block, MDL stepKa of A and stepKb of B) and its slot's bytes.
-  uint32_t ChunkK(int op) const {
+  // (Sizes are taken in 64 bits or in double, from 32-bit fields a kernel may forge; TakeL1Buffers
+  // holds them to L1's bytes, so the 32-bit sizes the buffers are made with are exact.)
+  uint64_t ChunkK(int op) const {
     const int32_t step = detail::ConfigOf(MM_CFG).doMultiDataLoad ? (op == 0 ? t_.stepKa : t_.stepKb) : 1;
-    return static_cast<uint32_t>(std::max(step, 1) * t_.baseK);
+    return static_cast<uint64_t>(std::max(step, 1)) * static_cast<uint64_t>(std::max(t_.baseK, 0));
   }
-  uint32_t SlotBytes(int op) const {
-    return ChunkK(op) * static_cast<uint32_t>((op == 0 ? t_.baseM : t_.baseN) * sizeof(AT));
+  double SlotSize(int op) const {
+    return static_cast<double>(ChunkK(op)) * std::max(op == 0 ? t_.baseM : t_.baseN, 0) * sizeof(AT);
   }
+  uint32_t SlotBytes(int op) const { return static_cast<uint32_t>(SlotSize(op)); }
   // Operand op's buffer as the device's library sizes it at Init (header comment; asc-devkit
   // CubeInBuffer NORMAL: depth base blocks; DOUBLE_BUFFER: (depth / step - 1) & 1 ? two : one of step).
-  uint64_t DeviceBytes(int op) const {
+  double DeviceSize(int op) const {
     if (l1Type_[op]) return 0;
-    const uint64_t block = static_cast<uint64_t>(op == 0 ? t_.baseM : t_.baseN) * t_.baseK * sizeof(AT);
-    const int32_t depth = std::max(op == 0 ? t_.depthA1 : t_.depthB1, 0);
-    if (!detail::ConfigOf(MM_CFG).doMultiDataLoad) return depth * block;
-    const int32_t step = op == 0 ? t_.stepKa * t_.stepM : t_.stepKb * t_.stepN;
+    const double block =
+        static_cast<double>(std::max(op == 0 ? t_.baseM : t_.baseN, 0)) * std::max(t_.baseK, 0) * sizeof(AT);
+    const int64_t depth = std::max(op == 0 ? t_.depthA1 : t_.depthB1, 0);
+    if (!detail::ConfigOf(MM_CFG).doMultiDataLoad) return static_cast<double>(depth) * block;
+    const int64_t step =
+        op == 0 ? static_cast<int64_t>(t_.stepKa) * t_.stepM : static_cast<int64_t>(t_.stepKb) * t_.stepN;
     if (step <= 0) return 0;
-    return ((depth / step - 1) & 1 ? 2 : 1) * static_cast<uint64_t>(step) * block;
+    return ((depth / step - 1) & 1 ? 2 : 1) * static_cast<double>(step) * block;
   }
   // The bytes the emulation lays in operand op's buffer: the device's, or where a tiling's depth gives
   // less than one chunk (or the user-copied tile) the emulation works in, that one (more than the
   // device takes: the library then never writes past what it took).
-  uint32_t PartBytes(int op) const {
+  double PartSize(int op) const {
     if (l1Type_[op]) return 0;
-    const uint64_t least = HasUserCopy(op) ? TileBytes(op) : SlotBytes(op);
-    return static_cast<uint32_t>((std::max(DeviceBytes(op), least) + 31) / 32 * 32);
+    const double least = HasUserCopy(op) ? TileSize(op) : SlotSize(op);
+    return std::ceil(std::max(DeviceSize(op), least) / 32) * 32;
   }
   // Takes the object's L1 place (header comment) on a cube core. An AIV's object computes on its group's
   // AIC, which served no kernel L1 buffers past REGIST_MATMUL_OBJ: the place there starts at 0.
   void TakeL1Buffers(const SrcLoc& loc) {
-    partA_ = PartBytes(0), partB_ = PartBytes(1);
-    slots_[0] = HasUserCopy(0) || 2 * SlotBytes(0) > partA_ ? 1 : 2;
-    slots_[1] = HasUserCopy(1) || 2 * SlotBytes(1) > partB_ ? 1 : 2;
+    const double bias = t_.isBias != 0 ? std::max(t_.baseN, 0) * static_cast<double>(sizeof(BiasT)) : 0,
+                 total = PartSize(0) + PartSize(1) + bias;
+    const int64_t l1 = ascendc_sim::SocParamInt("l1_bytes");
+    ASCENDC_SIM_CHECK(total <= static_cast<double>(l1), loc,
+                      "Matmul::Init: the tiling's L1 buffers (A %.0f, B %.0f, bias %.0f bytes) exceed the L1's %lld",
+                      PartSize(0), PartSize(1), bias, static_cast<long long>(l1));
+    partA_ = static_cast<uint32_t>(PartSize(0)), partB_ = static_cast<uint32_t>(PartSize(1));
+    slots_[0] = HasUserCopy(0) || 2 * SlotSize(0) > partA_ ? 1 : 2;
+    slots_[1] = HasUserCopy(1) || 2 * SlotSize(1) > partB_ ? 1 : 2;
     l1Base_ = 0;
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-    const uint32_t bytes = partA_ + partB_ + (t_.isBias != 0 ? static_cast<uint32_t>(t_.baseN * sizeof(BiasT)) : 0);
+    const uint32_t bytes = static_cast<uint32_t>(total);
     if (core.Spec().type != ascendc_sim::CoreType::kAic || bytes == 0) return;
     TPipe* pipe = GetTPipePtr();
     ASCENDC_SIM_CHECK(pipe != nullptr, loc,
@@ -567,21 +579,22 @@ class Matmul {
       if (op == 1) return true;
     return userCopy_[op] != nullptr;
   }
-  uint32_t TileRows(int op) const {
-    const bool mdl = detail::ConfigOf(MM_CFG).doMultiDataLoad;
-    const int32_t steps = op == 0 ? t_.stepM : t_.stepKb;
-    return static_cast<uint32_t>((mdl ? std::max(steps, 1) : 1) * (op == 0 ? t_.baseM : t_.baseK));
+  // A tile's rows (cols false) or columns, in 64 bits from the fields a kernel may forge: Init holds
+  // the tile's bytes to L1's, so the 32-bit sides below are exact.
+  int64_t TileSide(int op, bool cols) const {
+    const int32_t steps = cols ? (op == 0 ? t_.stepKa : t_.stepN) : (op == 0 ? t_.stepM : t_.stepKb);
+    const int32_t base = cols ? (op == 0 ? t_.baseK : t_.baseN) : (op == 0 ? t_.baseM : t_.baseK);
+    return (detail::ConfigOf(MM_CFG).doMultiDataLoad ? std::max<int64_t>(steps, 1) : 1) * base;
   }
-  uint32_t TileCols(int op) const {
-    const bool mdl = detail::ConfigOf(MM_CFG).doMultiDataLoad;
-    const int32_t steps = op == 0 ? t_.stepKa : t_.stepN;
-    return static_cast<uint32_t>((mdl ? std::max(steps, 1) : 1) * (op == 0 ? t_.baseK : t_.baseN));
-  }
+  uint32_t TileRows(int op) const { return static_cast<uint32_t>(TileSide(op, false)); }
+  uint32_t TileCols(int op) const { return static_cast<uint32_t>(TileSide(op, true)); }
   // A tile's NZ in either orientation: both sides rounded up to 32 elements (16-row fractals, C0 of 16
   // or 32 elements).
-  uint32_t TileBytes(int op) const {
-    return (TileRows(op) + 31) / 32 * 32 * ((TileCols(op) + 31) / 32 * 32) * static_cast<uint32_t>(sizeof(AT));
+  double TileSize(int op) const {
+    auto side = [](int64_t n) { return std::ceil(std::max<double>(static_cast<double>(n), 0) / 32) * 32; };
+    return side(TileSide(op, false)) * side(TileSide(op, true)) * sizeof(AT);
   }
+  uint32_t TileBytes(int op) const { return static_cast<uint32_t>(TileSize(op)); }
   void CallUserCopy(int op, const LocalTensor<int8_t>& l1, int row, int col, int height, int width) {
     if constexpr (MM_CB::CopyA1Ptr != nullptr)
       if (op == 0) return MM_CB::CopyA1Ptr(l1, a_.GetPhyAddr(), row, col, height, width, userDefInfo_, selfDefineData_);
@@ -664,8 +677,9 @@ class Matmul {
                    nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
     const uint32_t mA = (mLen + 15) / 16 * 16, nA = (nLen + 15) / 16 * 16;
     constexpr uint32_t k0 = ascendc_sim::K0<AT>(), frac = 512 / sizeof(AT);
-    const uint32_t K = singleK_, baseK = t_.baseK, chunkA = ChunkK(0), chunkB = ChunkK(1),
-                   stepK = std::min(chunkA, chunkB);
+    // (exact in 32 bits: Init held the chunks' slots to L1's bytes, Check the base sides to > 0)
+    const uint32_t K = singleK_, baseK = t_.baseK, chunkA = static_cast<uint32_t>(ChunkK(0)),
+                   chunkB = static_cast<uint32_t>(ChunkK(1)), stepK = std::min(chunkA, chunkB);
     ASCENDC_SIM_CHECK(std::max(chunkA, chunkB) % stepK == 0, loc,
                       "Matmul (MDL): stepKa %d and stepKb %d, neither a multiple of the other, are not modelled",
                       t_.stepKa, t_.stepKb);
