@@ -144,20 +144,22 @@ def test_queue_calls_in_orders_the_api_forbids_stop_the_kernel(guest):
 
 
 def test_a_matmul_tiling_whose_buffer_sizes_wrap_is_refused(guest):
-    # The host's Matmul sizes its L1 chunks from the kernel's TCubeTiling in 32 bits: base
-    # blocks of 2^16 (or 2^24 steps) wrap each chunk to 0 bytes, which the copies into it refuse.
+    # The host's Matmul sizes its L1 buffers from the kernel's TCubeTiling: base blocks of 2^16, or
+    # 2^31 of them (depthA1 / depthB1, which size the buffers since s26mm), wrap in 32 bits. Init
+    # takes the sizes wider and refuses buffers past L1's bytes before any is made. (2^24 steps under
+    # the NORM template, this test's other wrap once, are no longer a size: NORM loads one base block.)
     pkg = resolve("level1/matmul")
     regist = "  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tl);\n"
     for fields in (
         "bad.baseM = bad.baseN = bad.baseK = 65536; bad.stepKa = bad.stepKb = 1;",
-        "bad.baseM = bad.baseN = bad.baseK = 16; bad.stepKa = bad.stepKb = 16777216;",
+        "bad.baseM = bad.baseN = bad.baseK = 16; bad.depthA1 = bad.depthB1 = 2147483647;",
     ):
         body = f"  TCubeTiling bad = tl;\n  {fields}\n  mm.Init(&bad);\n"
         forged = pkg.with_sources(kernel=pkg.files[pkg.kernel_path].replace(regist, regist + body))
         request = timed(run_id="matmul").model_copy(update={"package": forged})
         result = guest.evaluate(request)
         assert result.status is Status.RUNTIME_ERROR, result.message
-        assert "exceeds the tensor's 0 bytes" in result.message
+        assert "Matmul::Init: the tiling's L1 buffers" in result.message, result.message
 
 
 # ---- free work and the host's own limits ----------------------------------------------------------

@@ -19,7 +19,6 @@ from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import resolve
 from tests.guest import test_matmul_l1_inputs as l1_inputs
-from tests.guest.test_matmul_user_copy import REGIST
 
 from . import test_guest_boundary as boundary
 from .test_guest_redteam12 import add_calling, checked
@@ -194,40 +193,16 @@ def test_a_reused_mask_is_left_as_the_library_leaves_it(guest):
 # ---- a Matmul's L1 buffers over the kernel's own L1 operand ---------------------------------------
 # level1/matmul in pieces with A copied by the kernel into an A1 queue's buffer (the TSCM input of
 # tests/guest/test_matmul_l1_inputs.py), and a second object, all in GM, that computes the same piece
-# into C between the kernel's copy of A and the first object's IterateAll.
-SECOND_OBJECT_PIECE = (
-    "      mm.SetTensorA(la);\n",
-    "      other.SetTensorA(ga[row * tl.Ka]);\n"
-    "      other.SetTensorB(t.transB ? gb[col * tl.Kb] : gb[col], t.transB != 0);\n"
-    "      other.SetTail(pm, pn);\n"
-    "      other.IterateAll(gc[row * tl.N + col]);\n"
-    "      mm.SetTensorA(la);\n",
-)
+# into C between the kernel's copy of A and the first object's IterateAll
+# (l1_inputs.with_a_second_object).
 
 
-def l1_operand_and_a_second_object():
-    pkg = l1_inputs.in_l1(l1_inputs.A_TSCM, a=True, b=False)
-    kernel = pkg.files[pkg.kernel_path]
-    other = (
-        "  Matmul<AType, AType, CType, BiasType, CFG_NORM> other;\n"
-        "  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), other, &tl);\n"
-    )
-    assert REGIST in kernel and SECOND_OBJECT_PIECE[0] in kernel
-    kernel = kernel.replace(REGIST, REGIST + other, 1).replace(*SECOND_OBJECT_PIECE)
-    return pkg.with_sources(kernel=kernel)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="open (docs/trust_boundary.md, round 19): an object's L1 buffers are not taken from the "
-    "TPipe at Init; the fix is the Matmul emulation's (matmul.h), left to its owners this session",
-)
 def test_a_second_matmuls_buffers_leave_the_kernels_l1_operand_alone(guest):
     # On the device each object's L1 buffers come out of the TPipe at its Init, apart from the
     # kernel's own; the emulation laid an object's chunks from L1 address 0 unless the object itself
     # was handed an L1 operand. An honest kernel whose A waits in L1 for the first object while a
     # second one computes got WRONG_ANSWER on main ee04b1aa: the second object's copies of A
-    # overwrote the kernel's.
-    pkg = l1_operand_and_a_second_object()
+    # overwrote the kernel's. Fixed (s26mm): Init takes the object's L1 place from the TPipe.
+    pkg = l1_inputs.with_a_second_object()
     result = guest.evaluate(package_checked(pkg, "matmul-l1-operand", run_s=120))
     assert result.status is Status.OK, (result.status, result.message)

@@ -7,8 +7,10 @@ copies nothing into L1 gets a wrong C. A LocalTensor in the UB is refused, as no
 
 from __future__ import annotations
 
+from ascend_core.package import OperatorPackage
 from ascend_core.protocol import Status
 from tests.guest.test_matmul_policy import with_matmul
+from tests.guest.test_matmul_user_copy import REGIST
 
 SET_A = "  mm.SetTensorA(ga[mi * tl.singleCoreM * tl.Ka]);\n"
 SET_B = "  mm.SetTensorB(t.transB ? gb[ni * tl.singleCoreN * tl.Kb] : gb[ni * tl.singleCoreN], t.transB != 0);\n"
@@ -93,6 +95,31 @@ def in_l1(declared: str, a: bool, b: bool, mdl: bool = False, fill_a: bool = Tru
     return pkg.with_sources(kernel=kernel)
 
 
+# A second object, all in GM, computing the same piece into C between the kernel's copy of A into its
+# A1 queue and the first object's IterateAll (round 19's red team, docs/trust_boundary.md).
+SECOND_OBJECT_PIECE = (
+    "      mm.SetTensorA(la);\n",
+    "      other.SetTensorA(ga[row * tl.Ka]);\n"
+    "      other.SetTensorB(t.transB ? gb[col * tl.Kb] : gb[col], t.transB != 0);\n"
+    "      other.SetTail(pm, pn);\n"
+    "      other.IterateAll(gc[row * tl.N + col]);\n"
+    "      mm.SetTensorA(la);\n",
+)
+
+
+def with_a_second_object() -> OperatorPackage:
+    """in_l1 with A in L1 and a second object (SECOND_OBJECT_PIECE) registered after the first."""
+    pkg = in_l1(A_TSCM, a=True, b=False)
+    kernel = pkg.files[pkg.kernel_path]
+    other = (
+        "  Matmul<AType, AType, CType, BiasType, CFG_NORM> other;\n"
+        "  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), other, &tl);\n"
+    )
+    assert REGIST in kernel and SECOND_OBJECT_PIECE[0] in kernel
+    kernel = kernel.replace(REGIST, REGIST + other, 1).replace(*SECOND_OBJECT_PIECE)
+    return pkg.with_sources(kernel=kernel)
+
+
 def test_a_in_l1_gives_the_product_on_both_engines(engines):
     engines.same(in_l1(A_TSCM, a=True, b=False))
 
@@ -116,3 +143,10 @@ def test_an_operand_in_the_ub_is_refused_at_compile_time(engines):
     for result in engines.both(with_matmul(vecout)):
         assert result.status is Status.COMPILE_ERROR, result.message
         assert "in the UB (VECOUT) they are not modelled" in result.message, result.message
+
+
+def test_a_second_objects_l1_buffers_leave_the_kernels_l1_operand_alone_on_both_engines(engines):
+    # Each object's L1 buffers are taken from the TPipe at its Init (REGIST_MATMUL_OBJ here), and the
+    # kernel's A1 queue, initialised later, after them: the second object's copies of its A into its
+    # own buffers leave the kernel's A where the first object reads it.
+    engines.same(with_a_second_object())

@@ -8,11 +8,20 @@
 // runs on the group's AIC (RunOnGroupAic: a message, the cube work on the AIC, the answer); the AIC
 // itself parks in REGIST_MATMUL_OBJ until its AIVs have ended, then returns from the kernel.
 //
-// The object owns its core's cube buffers: L1 holds two slots of stepKa base-K blocks of A and of
-// stepKb of B (the chunk being loaded and the one being consumed), L0A/L0B two base blocks each,
-// L0C two base C blocks when they fit (dbL0C), else one. Per C block: K in order, one Mmad per baseK (so the sums are
-// those of one Mmad over K, docs/simulator.md), the bias as the initial C, then Fixpipe (NZ -> ND, fp32 -> half / bf16
-// on the way). Blocks go N-major (iterateOrder 0: M inner) or M-major (1).
+// The object's L1 buffers are its place in L1, which Init takes from the core's TPipe as the device's
+// library does (asc-devkit MatmulImplBase::Init, CubeInBuffer and C1Buffer Init: GetTPipePtr()->
+// InitBuffer, whatever pipe Init is given): A's buffer, depthA1 base blocks under NORM, one or two of
+// stepM x stepKa base blocks under MDL (two when depthA1 / (stepM x stepKa) is even), none when A's
+// MatmulType is at an L1 position; B's likewise (depthB1, stepKb x stepN); baseN of the bias when the
+// tiling has one. So a kernel's L1 buffers from that TPipe lie before or after it, never in it. Inside
+// its buffer an operand's chunks (the chunk being loaded and the one being consumed) take two slots
+// when two fit, else one. The object owns L0A/L0B (two base blocks each) and L0C (two base C blocks
+// when they fit, dbL0C, else one). Per C block: K in order, one Mmad per baseK (so the sums are those
+// of one Mmad over K, docs/simulator.md), the bias as the initial C, then Fixpipe (NZ -> ND, fp32 ->
+// half / bf16 on the way). Blocks go N-major (iterateOrder 0: M inner) or M-major (1). K goes in steps
+// of the smaller of A's and B's chunks (NORM: one base block each; MDL: stepKa and stepKb base blocks,
+// one a multiple of the other), each operand's chunk loaded at the step that starts it (asc-devkit's
+// MDL K loop, KLoop minStepK_).
 //
 // A and B in GM are ND or NZ (MatmulType's CubeFormat; asc-devkit "Matmul使用说明", table 3: NZ is
 // [inner / C0][outer, 16-aligned][C0], C0 = 32 B of elements): an ND block goes into L1 by Nd2Nz, an NZ
@@ -45,6 +54,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 
 #include "ascendc_sim/cube_compute.h"
@@ -138,7 +148,9 @@ class Matmul {
                             int width, uint64_t tilingPtr, uint64_t dataPtr);
 
   __aicore__ Matmul() = default;
-  __aicore__ void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr) {
+  // `pipe` is not what the buffers come from: the device's library takes the TPipe constructed last
+  // (GetTPipePtr) whatever is given (asc-devkit MatmulImplBase::Init).
+  __aicore__ void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr, ASCENDC_SIM_LOC) {
     (void)pipe;
     tile_[0].valid = tile_[1].valid = false;
     t_ = *tiling;
@@ -146,13 +158,16 @@ class Matmul {
     singleM_ = t_.singleCoreM, singleN_ = t_.singleCoreN, singleK_ = t_.singleCoreK;
     orgKa_ = t_.Ka, orgKb_ = t_.Kb, orgN_ = orgNc_ = t_.N, orgM_ = t_.M;
     hasBias_ = t_.isBias != 0;
+    TakeL1Buffers(loc);
     inited_ = true;
   }
+  // Each operand set starts Iterate over from C's first block, as the device's library resets its
+  // scheduler there (asc-devkit MatmulImplBase::SetTensorA / SetTensorB / SetBias: Scheduler Reset).
   __aicore__ void SetTensorA(const GlobalTensor<AT>& gm, bool isTransposeA = false) {
-    a_ = gm, transA_ = isTransposeA || A_TYPE::isTrans, tile_[0].valid = false, fromL1_[0] = false;
+    a_ = gm, transA_ = isTransposeA || A_TYPE::isTrans, tile_[0].valid = false, fromL1_[0] = false, next_ = 0;
   }
   __aicore__ void SetTensorB(const GlobalTensor<BT>& gm, bool isTransposeB = false) {
-    b_ = gm, transB_ = isTransposeB || B_TYPE::isTrans, tile_[1].valid = false, fromL1_[1] = false;
+    b_ = gm, transB_ = isTransposeB || B_TYPE::isTrans, tile_[1].valid = false, fromL1_[1] = false, next_ = 0;
   }
   // A or B already in L1 (header comment: TSCM input), the whole single-core matrix in NZ.
   __aicore__ void SetTensorA(const LocalTensor<AT>& l1, bool isTransposeA = false, ASCENDC_SIM_LOC) {
@@ -169,9 +184,12 @@ class Matmul {
   // The formats of A, B and C in GM by another route than the MatmulTypes (the guest engine's: its
   // MatmulTypes are the kernel's), each ND or NZ.
   void SetFormats(bool nzA, bool nzB, bool nzC) { nz_[0] = nzA, nz_[1] = nzB, nz_[2] = nzC; }
+  // Whether A's and B's MatmulTypes are at an L1 position (TSCM / A1 / B1), by the same route: the
+  // library takes no L1 buffer at Init for such an operand. Before Init.
+  void SetL1Positions(bool l1A, bool l1B) { l1Type_[0] = l1A, l1Type_[1] = l1B; }
   // The user copy of operand 0 (A) or 1 (B) by another route than MM_CB.
   void SetUserCopy(int operand, UserCopy copy, void* ctx) { userCopy_[operand] = copy, userCtx_ = ctx; }
-  __aicore__ void SetBias(const GlobalTensor<BiasT>& gm) { bias_ = gm, hasBias_ = true; }
+  __aicore__ void SetBias(const GlobalTensor<BiasT>& gm) { bias_ = gm, hasBias_ = true, next_ = 0; }
   __aicore__ void DisableBias() { hasBias_ = false; }
   __aicore__ void ClearBias() { hasBias_ = false; }
   __aicore__ void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
@@ -457,22 +475,70 @@ class Matmul {
     a_ = a, b_ = b, bias_ = bias;
   }
 
-  // Buffers: static tensors at fixed places of the cube buffers (the object owns them). L1 holds A's
-  // two chunk slots, or its user-copied tile, then B's likewise, then the bias.
-  uint32_t ChunkA() const { return static_cast<uint32_t>(t_.stepKa * t_.baseK * t_.baseM * sizeof(AT)); }
-  uint32_t ChunkB() const { return static_cast<uint32_t>(t_.stepKb * t_.baseK * t_.baseN * sizeof(AT)); }
-  // They start past the kernel's own L1 operands (l1Base_), as the device's come after the TPipe's
-  // buffers at Init, which hold them.
-  uint32_t SpanA() const { return fromL1_[0] ? 0 : HasUserCopy(0) ? TileBytes(0) : 2 * ChunkA(); }
-  uint32_t SpanB() const { return fromL1_[1] ? 0 : HasUserCopy(1) ? TileBytes(1) : 2 * ChunkB(); }
+  // Buffers: static tensors at fixed places of the cube buffers (the object owns them). In L1, from
+  // l1Base_ (header comment): A's buffer (its chunk slots, or its user-copied tile), B's, the bias.
+  // An operand's chunk in K (NORM one base block, MDL stepKa of A and stepKb of B) and its slot's bytes.
+  // (Sizes are taken in 64 bits or in double, from 32-bit fields a kernel may forge; TakeL1Buffers
+  // holds them to L1's bytes, so the 32-bit sizes the buffers are made with are exact.)
+  uint64_t ChunkK(int op) const {
+    const int32_t step = detail::ConfigOf(MM_CFG).doMultiDataLoad ? (op == 0 ? t_.stepKa : t_.stepKb) : 1;
+    return static_cast<uint64_t>(std::max(step, 1)) * static_cast<uint64_t>(std::max(t_.baseK, 0));
+  }
+  double SlotSize(int op) const {
+    return static_cast<double>(ChunkK(op)) * std::max(op == 0 ? t_.baseM : t_.baseN, 0) * sizeof(AT);
+  }
+  uint32_t SlotBytes(int op) const { return static_cast<uint32_t>(SlotSize(op)); }
+  // Operand op's buffer as the device's library sizes it at Init (header comment; asc-devkit
+  // CubeInBuffer NORMAL: depth base blocks; DOUBLE_BUFFER: (depth / step - 1) & 1 ? two : one of step).
+  double DeviceSize(int op) const {
+    if (l1Type_[op]) return 0;
+    const double block =
+        static_cast<double>(std::max(op == 0 ? t_.baseM : t_.baseN, 0)) * std::max(t_.baseK, 0) * sizeof(AT);
+    const int64_t depth = std::max(op == 0 ? t_.depthA1 : t_.depthB1, 0);
+    if (!detail::ConfigOf(MM_CFG).doMultiDataLoad) return static_cast<double>(depth) * block;
+    const int64_t step =
+        op == 0 ? static_cast<int64_t>(t_.stepKa) * t_.stepM : static_cast<int64_t>(t_.stepKb) * t_.stepN;
+    if (step <= 0) return 0;
+    return ((depth / step - 1) & 1 ? 2 : 1) * static_cast<double>(step) * block;
+  }
+  // The bytes the emulation lays in operand op's buffer: the device's, or where a tiling's depth gives
+  // less than one chunk (or the user-copied tile) the emulation works in, that one (more than the
+  // device takes: the library then never writes past what it took).
+  double PartSize(int op) const {
+    if (l1Type_[op]) return 0;
+    const double least = HasUserCopy(op) ? TileSize(op) : SlotSize(op);
+    return std::ceil(std::max(DeviceSize(op), least) / 32) * 32;
+  }
+  // Takes the object's L1 place (header comment) on a cube core. An AIV's object computes on its group's
+  // AIC, which served no kernel L1 buffers past REGIST_MATMUL_OBJ: the place there starts at 0.
+  void TakeL1Buffers(const SrcLoc& loc) {
+    const double bias = t_.isBias != 0 ? std::max(t_.baseN, 0) * static_cast<double>(sizeof(BiasT)) : 0,
+                 total = PartSize(0) + PartSize(1) + bias;
+    const int64_t l1 = ascendc_sim::SocParamInt("l1_bytes");
+    ASCENDC_SIM_CHECK(total <= static_cast<double>(l1), loc,
+                      "Matmul::Init: the tiling's L1 buffers (A %.0f, B %.0f, bias %.0f bytes) exceed the L1's %lld",
+                      PartSize(0), PartSize(1), bias, static_cast<long long>(l1));
+    partA_ = static_cast<uint32_t>(PartSize(0)), partB_ = static_cast<uint32_t>(PartSize(1));
+    slots_[0] = HasUserCopy(0) || 2 * SlotSize(0) > partA_ ? 1 : 2;
+    slots_[1] = HasUserCopy(1) || 2 * SlotSize(1) > partB_ ? 1 : 2;
+    l1Base_ = 0;
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    const uint32_t bytes = static_cast<uint32_t>(total);
+    if (core.Spec().type != ascendc_sim::CoreType::kAic || bytes == 0) return;
+    TPipe* pipe = GetTPipePtr();
+    ASCENDC_SIM_CHECK(pipe != nullptr, loc,
+                      "Matmul::Init on a cube core takes the object's L1 buffers from the TPipe (GetTPipePtr), and "
+                      "there is none");
+    l1Base_ = pipe->InitScratch(TPosition::A1, 1, bytes, loc) - core.Local().Base(ascendc_sim::LocalBuf::kL1);
+  }
   LocalTensor<AT> L1A(int s, const SrcLoc& loc) const {
-    return LocalTensor<AT>(TPosition::A1, l1Base_ + s * ChunkA(), ChunkA() / sizeof(AT), loc);
+    return LocalTensor<AT>(TPosition::A1, l1Base_ + s * SlotBytes(0), SlotBytes(0) / sizeof(AT), loc);
   }
   LocalTensor<AT> L1B(int s, const SrcLoc& loc) const {
-    return LocalTensor<AT>(TPosition::B1, l1Base_ + SpanA() + s * ChunkB(), ChunkB() / sizeof(AT), loc);
+    return LocalTensor<AT>(TPosition::B1, l1Base_ + partA_ + s * SlotBytes(1), SlotBytes(1) / sizeof(AT), loc);
   }
   LocalTensor<BiasT> L1Bias(const SrcLoc& loc) const {
-    return LocalTensor<BiasT>(TPosition::C1, l1Base_ + SpanA() + SpanB(), static_cast<uint32_t>(t_.baseN), loc);
+    return LocalTensor<BiasT>(TPosition::C1, l1Base_ + partA_ + partB_, static_cast<uint32_t>(t_.baseN), loc);
   }
 
   // An operand the kernel holds in L1 (SetTensorA / B with a LocalTensor): asc-devkit SetTensorA and
@@ -484,10 +550,7 @@ class Matmul {
                       "Matmul::SetTensor%s: a LocalTensor in L1 (TSCM / A1 / B1) is modelled; one in the UB (VECOUT) "
                       "is not",
                       op == 0 ? "A" : "B");
-    l1_[op] = l1, fromL1_[op] = true, tile_[op].valid = false;
-    const uint64_t end = l1.UbAddr() - ascendc_sim::CurrentCore().Local().Base(ascendc_sim::LocalBuf::kL1) +
-                         static_cast<uint64_t>(l1.GetSize()) * sizeof(AT);
-    l1Base_ = std::max(l1Base_, static_cast<uint32_t>((end + 31) / 32 * 32));
+    l1_[op] = l1, fromL1_[op] = true, tile_[op].valid = false, next_ = 0;
   }
   // Operand `op`'s block at (r0, c0) (elements, GM layout: A [M, K], B [K, N]) in the kernel's L1 matrix.
   InL1 FromL1(int op, uint32_t r0, uint32_t c0, bool trans, const SrcLoc& loc) const {
@@ -516,21 +579,22 @@ class Matmul {
       if (op == 1) return true;
     return userCopy_[op] != nullptr;
   }
-  uint32_t TileRows(int op) const {
-    const bool mdl = detail::ConfigOf(MM_CFG).doMultiDataLoad;
-    const int32_t steps = op == 0 ? t_.stepM : t_.stepKb;
-    return static_cast<uint32_t>((mdl ? std::max(steps, 1) : 1) * (op == 0 ? t_.baseM : t_.baseK));
+  // A tile's rows (cols false) or columns, in 64 bits from the fields a kernel may forge: Init holds
+  // the tile's bytes to L1's, so the 32-bit sides below are exact.
+  int64_t TileSide(int op, bool cols) const {
+    const int32_t steps = cols ? (op == 0 ? t_.stepKa : t_.stepN) : (op == 0 ? t_.stepM : t_.stepKb);
+    const int32_t base = cols ? (op == 0 ? t_.baseK : t_.baseN) : (op == 0 ? t_.baseM : t_.baseK);
+    return (detail::ConfigOf(MM_CFG).doMultiDataLoad ? std::max<int64_t>(steps, 1) : 1) * base;
   }
-  uint32_t TileCols(int op) const {
-    const bool mdl = detail::ConfigOf(MM_CFG).doMultiDataLoad;
-    const int32_t steps = op == 0 ? t_.stepKa : t_.stepN;
-    return static_cast<uint32_t>((mdl ? std::max(steps, 1) : 1) * (op == 0 ? t_.baseK : t_.baseN));
-  }
+  uint32_t TileRows(int op) const { return static_cast<uint32_t>(TileSide(op, false)); }
+  uint32_t TileCols(int op) const { return static_cast<uint32_t>(TileSide(op, true)); }
   // A tile's NZ in either orientation: both sides rounded up to 32 elements (16-row fractals, C0 of 16
   // or 32 elements).
-  uint32_t TileBytes(int op) const {
-    return (TileRows(op) + 31) / 32 * 32 * ((TileCols(op) + 31) / 32 * 32) * static_cast<uint32_t>(sizeof(AT));
+  double TileSize(int op) const {
+    auto side = [](int64_t n) { return std::ceil(std::max<double>(static_cast<double>(n), 0) / 32) * 32; };
+    return side(TileSide(op, false)) * side(TileSide(op, true)) * sizeof(AT);
   }
+  uint32_t TileBytes(int op) const { return static_cast<uint32_t>(TileSize(op)); }
   void CallUserCopy(int op, const LocalTensor<int8_t>& l1, int row, int col, int height, int width) {
     if constexpr (MM_CB::CopyA1Ptr != nullptr)
       if (op == 0) return MM_CB::CopyA1Ptr(l1, a_.GetPhyAddr(), row, col, height, width, userDefInfo_, selfDefineData_);
@@ -539,11 +603,11 @@ class Matmul {
     userCopy_[op](userCtx_, op, l1, row, col, height, width, userDefInfo_, selfDefineData_);
   }
 
-  // On the device each object's tiles have an L1 place of their own; here every object of a core lays
-  // them at one (L1A, L1B). So an object takes the place back holding its tiles as its last user
-  // copies left them, or cleared before its first: another object's tile is never its data (a copy
-  // that skips a tile another object loaded read it here alone, and an object whose held tile
-  // another one overwrote computed from that one's data).
+  // On the device each object's tiles have an L1 place of their own; here the objects of a mixed
+  // kernel's AIVs, all computing on their AIC, lay them at one (TakeL1Buffers). So an object takes
+  // the place back holding its tiles as its last user copies left them, or cleared before its first:
+  // another object's tile is never its data (a copy that skips a tile another object loaded read it
+  // here alone, and an object whose held tile another one overwrote computed from that one's data).
   void TakeL1Place(const SrcLoc& loc) {
     ascendc_sim::Core::MatmulTiles& place = ascendc_sim::CurrentCore().MatmulL1();
     if (place.holder == id_) return;
@@ -559,7 +623,7 @@ class Matmul {
     }
   }
   uint8_t* UserTileBytes(int op, const SrcLoc& loc) const {
-    const LocalTensor<int8_t> tile(op == 0 ? TPosition::A1 : TPosition::B1, l1Base_ + (op == 0 ? 0 : SpanA()),
+    const LocalTensor<int8_t> tile(op == 0 ? TPosition::A1 : TPosition::B1, l1Base_ + (op == 0 ? 0 : partA_),
                                    TileBytes(op), loc);
     return reinterpret_cast<uint8_t*>(ascendc_sim::HostData(tile));
   }
@@ -571,14 +635,13 @@ class Matmul {
     const uint32_t tr = TileRows(op), tc = TileCols(op), row = r0 / tr, col = c0 / tc;
     const uint32_t allRows = op == 0 ? singleM_ : singleK_, allCols = op == 0 ? singleK_ : singleN_;
     ASCENDC_SIM_CHECK((r0 + height - 1) / tr == row && (c0 + width - 1) / tc == col, loc,
-                      "Matmul: a user copy of %s fills %u x %u tiles, which the library's %u x %u blocks straddle "
-                      "(stepKb %d a multiple of stepKa %d under MDL)",
-                      op == 0 ? "A" : "B", tr, tc, height, width, t_.stepKb, t_.stepKa);
+                      "Matmul: a user copy of %s fills %u x %u tiles, which the library's %u x %u blocks straddle",
+                      op == 0 ? "A" : "B", tr, tc, height, width);
     ASCENDC_SIM_CHECK(sizeof(AT) == 2 || op == 0 || trans, loc,
                       "Matmul: a user copy of a %zu-byte B not transposed is not modelled", sizeof(AT));
     const uint32_t useRows = std::min(tr, allRows - row * tr), useCols = std::min(tc, allCols - col * tc);
     Tile& t = tile_[op];
-    LocalTensor<AT> l1(op == 0 ? TPosition::A1 : TPosition::B1, l1Base_ + (op == 0 ? 0 : SpanA()),
+    LocalTensor<AT> l1(op == 0 ? TPosition::A1 : TPosition::B1, l1Base_ + (op == 0 ? 0 : partA_),
                        TileBytes(op) / sizeof(AT), loc);
     TakeL1Place(loc);
     if (!t.valid || t.row != row || t.col != col) {
@@ -604,8 +667,8 @@ class Matmul {
     return LocalTensor<L0CT>(TPosition::CO1, p * n * sizeof(L0CT), n, loc);
   }
 
-  // One C block into L0C slot (b % 2): K in chunks of stepK base blocks through L1, base blocks
-  // through L0A/L0B, one Mmad each.
+  // One C block into L0C slot (b % 2): K in steps of the smaller chunk (header comment), each chunk of
+  // A and B through its L1 slot, base blocks through L0A/L0B, one Mmad each.
   void Compute(uint32_t b, const SrcLoc& loc) {
     uint32_t mi, ni;
     Where(b, mi, ni);
@@ -614,9 +677,20 @@ class Matmul {
                    nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
     const uint32_t mA = (mLen + 15) / 16 * 16, nA = (nLen + 15) / 16 * 16;
     constexpr uint32_t k0 = ascendc_sim::K0<AT>(), frac = 512 / sizeof(AT);
-    // Norm moves one base block of K per GM -> L1 copy, MDL stepKa of them at once.
-    const uint32_t K = singleK_, baseK = t_.baseK,
-                   chunkK = (detail::ConfigOf(MM_CFG).doMultiDataLoad ? t_.stepKa : 1) * baseK;
+    // (exact in 32 bits: Init held the chunks' slots to L1's bytes, Check the base sides to > 0)
+    const uint32_t K = singleK_, baseK = t_.baseK, chunkA = static_cast<uint32_t>(ChunkK(0)),
+                   chunkB = static_cast<uint32_t>(ChunkK(1)), stepK = std::min(chunkA, chunkB);
+    ASCENDC_SIM_CHECK(std::max(chunkA, chunkB) % stepK == 0, loc,
+                      "Matmul (MDL): stepKa %d and stepKb %d, neither a multiple of the other, are not modelled",
+                      t_.stepKa, t_.stepKb);
+    for (int op = 0; op < 2; ++op)
+      ASCENDC_SIM_CHECK(fromL1_[op] || !l1Type_[op], loc,
+                        "Matmul: %s's MatmulType is at an L1 position (TSCM / A1 / B1), for which the library takes "
+                        "no L1 buffer at Init; SetTensor%s with a GlobalTensor is not modelled",
+                        op == 0 ? "A" : "B", op == 0 ? "A" : "B");
+    ASCENDC_SIM_CHECK(!hasBias_ || t_.isBias != 0, loc,
+                      "Matmul::SetBias with a tiling whose isBias is 0: the library took no L1 buffer for the bias "
+                      "at Init (asc-devkit BiasScheduler::Init)");
     const int c = static_cast<int>(b % static_cast<uint32_t>(std::max(t_.dbL0C, 1)));
     LocalTensor<L0CT> co = L0C(c, loc);
     flags_.Wait(PIPE_FIX, PIPE_M, 8 + c, loc);  // the Fixpipe of the block two before has read this slot
@@ -634,81 +708,63 @@ class Matmul {
       flags_.Set(PIPE_MTE1, PIPE_M, 23, loc);
       flags_.Wait(PIPE_MTE1, PIPE_M, 23, loc);
     }
-    const bool userA = HasUserCopy(0), userB = HasUserCopy(1);
-    for (uint32_t kc = 0; kc < K; kc += chunkK, ++chunk_) {
+    // The chunks of A and B in L1 (InL1), where each starts in K and its length, and its slot's flag:
+    // LoadData done with the slot (MTE1 -> MTE2). With equal chunks A and B share it, as one chunk.
+    InL1 a1{}, b1{};
+    uint32_t kcA = 0, kcB = 0, kLenA = 0, kLenB = 0;
+    uint64_t keyA = 2, keyB = 2;
+    for (uint32_t kc = 0; kc < K; kc += stepK, ++chunk_) {
       const int s = static_cast<int>(chunk_ % 2);
-      const uint32_t kLen = std::min(chunkK, K - kc), kA = (kLen + k0 - 1) / k0 * k0, kF = kA / k0;
-      flags_.Wait(PIPE_MTE1, PIPE_MTE2, 2 + s, loc);  // LoadData done with this slot's last chunk
-      // A: [mLen, kLen] (or its transpose [kLen, mLen]) into NZ; B likewise: the chunk into its slot,
-      // or the user-copied tile that holds it.
-      InL1 a1{L1A(s, loc), transA_ ? kF : mA / 16, 0, 0}, b1{L1B(s, loc), transB_ ? nA / 16 : kF, 0, 0};
-      if (fromL1_[0])
-        a1 = FromL1(0, m0, kc, transA_, loc);
-      else if (userA)
-        a1 = UserTile(0, m0, kc, mLen, kLen, transA_, loc);
-      else if (nz_[0] && !transA_)
-        CopyNz(a1.buf, a_, orgM_, m0, kc, mA, kA, k0, loc);
-      else if (nz_[0])
-        CopyNz(a1.buf, a_, orgKa_, kc, m0, kA, mA, 16, loc);
-      else if (!transA_)
-        DataCopy(a1.buf, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0),
-                 loc);
-      else
-        DataCopy(a1.buf, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0),
-                 loc);
-      if (fromL1_[1])
-        b1 = FromL1(1, kc, n0, transB_, loc);
-      else if (userB)
-        b1 = UserTile(1, kc, n0, kLen, nLen, transB_, loc);
-      else if (nz_[1] && !transB_ && sizeof(AT) == 4)
-        CopyB32Nz(b1.buf, kc, n0, kLen, nLen, loc);
-      else if (nz_[1] && !transB_)
-        CopyNz(b1.buf, b_, orgKb_, kc, n0, kA, nA, 16, loc);
-      else if (nz_[1])
-        CopyNz(b1.buf, b_, orgN_, n0, kc, nA, kA, k0, loc);
-      else if (!transB_ && sizeof(AT) == 4)
-        CopyB32(b1.buf, kc, n0, kLen, nLen, loc);
-      else if (!transB_)
-        DataCopy(b1.buf, b_[static_cast<uint64_t>(kc) * orgN_ + n0], Nd2NzParams(1, kLen, nLen, 0, orgN_, kA, 1, 0),
-                 loc);
-      else
-        DataCopy(b1.buf, b_[static_cast<uint64_t>(n0) * orgKb_ + kc], Nd2NzParams(1, nLen, kLen, 0, orgKb_, nA, 1, 0),
-                 loc);
+      const uint32_t kLen = std::min(stepK, K - kc), kA = (kLen + k0 - 1) / k0 * k0;
+      if (kc % chunkA == 0) {
+        const int sA = static_cast<int>(loads_[0]++ % static_cast<uint64_t>(slots_[0]));
+        kcA = kc, kLenA = std::min(chunkA, K - kc), keyA = 2 + sA;
+        flags_.Wait(PIPE_MTE1, PIPE_MTE2, keyA, loc);  // LoadData done with this slot's last chunk
+        a1 = ChunkOfA(sA, m0, kcA, mLen, kLenA, loc);
+      }
+      if (kc % chunkB == 0) {
+        const int sB = static_cast<int>(loads_[1]++ % static_cast<uint64_t>(slots_[1]));
+        kcB = kc, kLenB = std::min(chunkB, K - kc), keyB = (chunkA == chunkB ? 2 : 24) + sB;
+        flags_.Wait(PIPE_MTE1, PIPE_MTE2, keyB, loc);
+        b1 = ChunkOfB(sB, n0, kcB, nLen, kLenB, loc);
+      }
       flags_.Set(PIPE_MTE2, PIPE_MTE1, 4 + s, loc);
       flags_.Wait(PIPE_MTE2, PIPE_MTE1, 4 + s, loc);
       for (uint32_t kb = 0; kb < kA; kb += baseK, ++step_) {
         const int p = static_cast<int>(step_ % 2);
-        const uint32_t kl = std::min(baseK, kLen - kb), kFb = (kl + k0 - 1) / k0, f0 = kb / k0;
+        // the base block's first fractal column in A's and in B's chunk
+        const uint32_t kl = std::min(baseK, kLen - kb), kFb = (kl + k0 - 1) / k0, fA = (kc - kcA + kb) / k0,
+                       fB = (kc - kcB + kb) / k0;
         const uint32_t m1 = mA / 16, n1 = nA / 16;
         LocalTensor<AT> a2 = L0A(p, loc), b2 = L0B(p, loc);
         flags_.Wait(PIPE_M, PIPE_MTE1, 6 + p, loc);  // the Mmad two steps back has read this slot
         if (!transA_) {                              // NZ fractal (m, k) at k * rows + m -> Zz (m, k) at m * kFb + k
           for (uint32_t m = 0; m < m1; ++m)
-            LoadData(a2[m * kFb * frac], a1.buf[((a1.col0 + f0) * a1.rows + a1.row0 + m) * frac],
+            LoadData(a2[m * kFb * frac], a1.buf[((a1.col0 + fA) * a1.rows + a1.row0 + m) * frac],
                      LoadData2DParams(0, kFb, a1.rows, 0, 0, false, 0), loc);
         } else {  // NZ of A^T: fractal (k, m) at m * rows + k, transposed -> Zz
           for (uint32_t m = 0; m < m1; ++m)
-            LoadData(a2[m * kFb * frac], a1.buf[((a1.col0 + m) * a1.rows + a1.row0 + f0) * frac],
+            LoadData(a2[m * kFb * frac], a1.buf[((a1.col0 + m) * a1.rows + a1.row0 + fA) * frac],
                      LoadData2DParams(0, kFb, 1, 0, 0, true, 0), loc);
         }
         if (!transB_ && sizeof(AT) == 4) {  // strip j's squares from kb / 16 on -> Zn (k, n) at k * n1 + n
-          const uint32_t rows = (kLen + 15) / 16 * 16, squares = (kl + 15) / 16;
+          const uint32_t rows = (kLenB + 15) / 16 * 16, squares = (kl + 15) / 16;
           if constexpr (sizeof(AT) == 4)  // (instantiated for 32-bit types only)
             for (uint32_t j = 0; j < n1; ++j)
               LoadDataWithTranspose(
-                  b2[j * frac], b1.buf[(j * rows / 16 + kb / 16) * 2 * frac],
+                  b2[j * frac], b1.buf[(j * rows / 16 + (kc - kcB + kb) / 16) * 2 * frac],
                   LoadData2dTransposeParams(0, static_cast<uint8_t>(squares), 1, static_cast<uint16_t>(2 * n1 - 1),
                                             static_cast<uint16_t>(n1 - 1)),
                   loc);
         } else if (!transB_) {  // NZ fractal (k, n) at n * rows + k, transposed -> Zn (k, n) at k * n1 + n
           for (uint32_t k = 0; k < kFb; ++k)
-            LoadData(b2[k * n1 * frac], b1.buf[(b1.col0 * b1.rows + b1.row0 + f0 + k) * frac],
+            LoadData(b2[k * n1 * frac], b1.buf[(b1.col0 * b1.rows + b1.row0 + fB + k) * frac],
                      LoadData2DParams(0, n1, b1.rows, 0, 0, true, 0), loc);
         } else if (b1.rows == n1 && b1.row0 == 0) {  // NZ of B^T: fractal (n, k) at k * n1 + n is already Zn
-          LoadData(b2, b1.buf[(b1.col0 + f0) * n1 * frac], LoadData2DParams(0, kFb * n1, 1, 0, 0, false, 0), loc);
+          LoadData(b2, b1.buf[(b1.col0 + fB) * n1 * frac], LoadData2DParams(0, kFb * n1, 1, 0, 0, false, 0), loc);
         } else {  // B^T in a wider tile: each K fractal column's n1 fractals from row0 on
           for (uint32_t k = 0; k < kFb; ++k)
-            LoadData(b2[k * n1 * frac], b1.buf[((b1.col0 + f0 + k) * b1.rows + b1.row0) * frac],
+            LoadData(b2[k * n1 * frac], b1.buf[((b1.col0 + fB + k) * b1.rows + b1.row0) * frac],
                      LoadData2DParams(0, n1, 1, 0, 0, false, 0), loc);
         }
         flags_.Set(PIPE_MTE1, PIPE_M, 10 + p, loc);
@@ -730,11 +786,59 @@ class Matmul {
         first = false;
         flags_.Set(PIPE_M, PIPE_MTE1, 6 + p, loc);
       }
-      flags_.Set(PIPE_MTE1, PIPE_MTE2, 2 + s, loc);
-      if (userA) flags_.Set(PIPE_MTE1, PIPE_MTE2, 30, loc);
-      if (userB) flags_.Set(PIPE_MTE1, PIPE_MTE2, 31, loc);
+      // A chunk whose last step this was leaves its slot (and a user tile) to the next load.
+      const bool endA = kc + stepK >= kcA + kLenA, endB = kc + stepK >= kcB + kLenB;
+      if (endA) flags_.Set(PIPE_MTE1, PIPE_MTE2, keyA, loc);
+      if (endB && !(endA && keyB == keyA)) flags_.Set(PIPE_MTE1, PIPE_MTE2, keyB, loc);
+      if (endA && HasUserCopy(0)) flags_.Set(PIPE_MTE1, PIPE_MTE2, 30, loc);
+      if (endB && HasUserCopy(1)) flags_.Set(PIPE_MTE1, PIPE_MTE2, 31, loc);
     }
     flags_.Set(PIPE_M, PIPE_FIX, 12 + c, loc);
+  }
+  // A's chunk [mLen, kLen] at (m0, kc) (or its transpose [kLen, mLen]) into NZ in slot s: copied there,
+  // or where the kernel holds A in L1, or the user-copied tile that holds it.
+  InL1 ChunkOfA(int s, uint32_t m0, uint32_t kc, uint32_t mLen, uint32_t kLen, const SrcLoc& loc) {
+    constexpr uint32_t k0 = ascendc_sim::K0<AT>();
+    const uint32_t mA = (mLen + 15) / 16 * 16, kA = (kLen + k0 - 1) / k0 * k0;
+    InL1 a1{L1A(s, loc), transA_ ? kA / k0 : mA / 16, 0, 0};
+    if (fromL1_[0])
+      a1 = FromL1(0, m0, kc, transA_, loc);
+    else if (HasUserCopy(0))
+      a1 = UserTile(0, m0, kc, mLen, kLen, transA_, loc);
+    else if (nz_[0] && !transA_)
+      CopyNz(a1.buf, a_, orgM_, m0, kc, mA, kA, k0, loc);
+    else if (nz_[0])
+      CopyNz(a1.buf, a_, orgKa_, kc, m0, kA, mA, 16, loc);
+    else if (!transA_)
+      DataCopy(a1.buf, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0),
+               loc);
+    else
+      DataCopy(a1.buf, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0), loc);
+    return a1;
+  }
+  // B's chunk [kLen, nLen] at (kc, n0) (or its transpose [nLen, kLen]) likewise.
+  InL1 ChunkOfB(int s, uint32_t n0, uint32_t kc, uint32_t nLen, uint32_t kLen, const SrcLoc& loc) {
+    constexpr uint32_t k0 = ascendc_sim::K0<AT>();
+    const uint32_t nA = (nLen + 15) / 16 * 16, kA = (kLen + k0 - 1) / k0 * k0;
+    InL1 b1{L1B(s, loc), transB_ ? nA / 16 : kA / k0, 0, 0};
+    if (fromL1_[1])
+      b1 = FromL1(1, kc, n0, transB_, loc);
+    else if (HasUserCopy(1))
+      b1 = UserTile(1, kc, n0, kLen, nLen, transB_, loc);
+    else if (nz_[1] && !transB_ && sizeof(AT) == 4)
+      CopyB32Nz(b1.buf, kc, n0, kLen, nLen, loc);
+    else if (nz_[1] && !transB_)
+      CopyNz(b1.buf, b_, orgKb_, kc, n0, kA, nA, 16, loc);
+    else if (nz_[1])
+      CopyNz(b1.buf, b_, orgN_, n0, kc, nA, kA, k0, loc);
+    else if (!transB_ && sizeof(AT) == 4)
+      CopyB32(b1.buf, kc, n0, kLen, nLen, loc);
+    else if (!transB_)
+      DataCopy(b1.buf, b_[static_cast<uint64_t>(kc) * orgN_ + n0], Nd2NzParams(1, kLen, nLen, 0, orgN_, kA, 1, 0), loc);
+    else
+      DataCopy(b1.buf, b_[static_cast<uint64_t>(n0) * orgKb_ + kc], Nd2NzParams(1, nLen, kLen, 0, orgKb_, nA, 1, 0),
+               loc);
+    return b1;
   }
 
   // A 32-bit B not transposed, [kLen, nLen] at (kc, n0), into L1 as LoadDataWithTranspose reads it: per
@@ -869,7 +973,7 @@ class Matmul {
   GM_ADDR cache_ = nullptr;          // SetWorkspace: the asynchronous mode's cache of C
   bool asyncCached_ = false;         // an Iterate<false> filled the cache; its blocks are being counted
   uint32_t asyncIter_ = 0, asyncGot_ = 0;
-  uint64_t chunk_ = 0, step_ = 0;  // L1 chunks and L0 steps so far (ping-pong slots)
+  uint64_t chunk_ = 0, step_ = 0;  // K steps through L1 and L0 steps so far (ping-pong flags and slots)
   // The tile of A (0) and B (1) a user copy filled, by its position in tiles.
   struct Tile {
     bool valid = false;
@@ -878,7 +982,11 @@ class Matmul {
   Tile tile_[2];
   LocalTensor<AT> l1_[2];  // A's and B's L1 matrices when the kernel holds them there
   bool fromL1_[2] = {};    // ... and whether it does
-  uint32_t l1Base_ = 0;    // the library's L1 buffers start here (past the kernel's L1 operands)
+  bool l1Type_[2] = {detail::InL1(A_TYPE::pos), detail::InL1(B_TYPE::pos)};  // ... by their MatmulTypes
+  // The object's L1 place (TakeL1Buffers): its L1 offset, A's and B's buffers' bytes, their chunk slots.
+  uint32_t l1Base_ = 0, partA_ = 0, partB_ = 0;
+  int slots_[2] = {2, 2};
+  uint64_t loads_[2] = {};  // A's and B's chunks so far (their slots)
   UserCopy userCopy_[2] = {};
   void* userCtx_ = nullptr;
   uint64_t id_ = detail::NextMatmulId();  // whose tiles a core's L1 place holds (TakeL1Place)
@@ -901,7 +1009,7 @@ namespace detail {
 template <class MM>
 inline void InitMatmuls(const SrcLoc& loc, bool client, TPipe* pipe, MM& mm, const TCubeTiling* tiling) {
   if (tiling == nullptr) return;
-  mm.Init(tiling, pipe);
+  mm.Init(tiling, pipe, loc);
   if (client) ascendc_sim::PostToGroupAic(loc);
 }
 template <class MM, class... More>

@@ -19,7 +19,8 @@ constexpr size_t kMaxMatmuls = 64;  // objects per core: a kernel holds a few
 
 // The calls of one Matmul, whatever its template arguments.
 struct MatmulObject : HostObject {
-  virtual void Init(const TCubeTiling& t) = 0;
+  // Init takes the object's L1 buffers from the core's TPipe (the host's, which the guest's mirror).
+  virtual void Init(const TCubeTiling& t, const SrcLoc& loc) = 0;
   virtual void SetTensor(int32_t operand, uint32_t gm, int64_t size, bool trans) = 0;
   virtual void SetLocal(int32_t operand, uint32_t addr, int64_t size, int32_t pos, bool trans) = 0;
   virtual void SetShape(int32_t shape, int32_t m, int32_t n, int32_t ka, int32_t kb) = 0;
@@ -39,6 +40,9 @@ struct MatmulObject : HostObject {
   // The formats of A, B and C (matmul_new's flags): the host's Matmul reads and writes ND and NZ in GM
   // (SetFormats); an operand of another format is refused where the library would use it.
   virtual void SetFormats(bool nzA, bool nzB, bool nzC) = 0;
+  // Whether A's / B's MatmulType is at an L1 position (matmul_new's flags), as the host's Matmul would
+  // read it from its own MatmulTypes: the library's L1 buffers are sized by it at Init.
+  virtual void SetL1Positions(bool l1A, bool l1B) = 0;
   CubeFormat format[3] = {};
   bool inL1[2] = {};  // A / B set by a LocalTensor in L1 (read as NZ, whatever the format)
   void HoldToNdOrNz() const {
@@ -91,7 +95,7 @@ using NativeMatmul =
 template <typename AT, typename CT, typename BiasT, bool kMdl>
 class MatmulOf final : public MatmulObject {
  public:
-  void Init(const TCubeTiling& t) override { mm_.Init(&t); }
+  void Init(const TCubeTiling& t, const SrcLoc& loc) override { mm_.Init(&t, nullptr, loc); }
   void SetTensor(int32_t operand, uint32_t gm, int64_t size, bool trans) override {
     switch (operand) {
       case 0:
@@ -166,6 +170,7 @@ class MatmulOf final : public MatmulObject {
       get(Local<CT>(dst, static_cast<uint32_t>(size), pos));
   }
   void SetFormats(bool nzA, bool nzB, bool nzC) override { mm_.SetFormats(nzA, nzB, nzC); }
+  void SetL1Positions(bool l1A, bool l1B) override { mm_.SetL1Positions(l1A, l1B); }
   void End(const SrcLoc& loc) override { mm_.End(loc); }
   void SetHF32(bool enable, int32_t transMode, const SrcLoc& loc) override { mm_.SetHF32(enable, transMode, loc); }
   void SetUserCopy(int32_t operand, uint32_t fn) override {
@@ -232,6 +237,7 @@ int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t flags
   }
   for (int op = 0; op < 3; ++op) mm->format[op] = static_cast<CubeFormat>((flags >> (1 + 3 * op)) & 7);
   mm->SetFormats(mm->format[0] == CubeFormat::NZ, mm->format[1] == CubeFormat::NZ, mm->format[2] == CubeFormat::NZ);
+  mm->SetL1Positions((flags >> 10 & 1) != 0, (flags >> 11 & 1) != 0);
   t_core->matmuls.push_back(std::move(mm));
   return static_cast<int32_t>(t_core->matmuls.size() - 1);
 }
@@ -253,7 +259,7 @@ bool Mixed() {
 void MatmulInit(const Call& c, int32_t id, uint32_t tiling, int32_t regist, int32_t line) {
   TCubeTiling t;
   std::memcpy(&t, c.Bytes(tiling, sizeof t, "Matmul::Init"), sizeof t);
-  Mm(id).Init(t);
+  Mm(id).Init(t, c.Loc(line));
   if (regist && Mixed() && CurrentCore().Spec().type == CoreType::kAiv) PostToGroupAic(c.Loc(line));
 }
 int32_t MatmulServe(const Call&, int32_t) {

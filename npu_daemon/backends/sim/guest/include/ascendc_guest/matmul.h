@@ -12,7 +12,8 @@
 
 namespace ascendc_guest {
 // flags: bit 0 MDL; bits 1-3, 4-6, 7-9 the CubeFormat of A, B, C (ND and NZ modelled in GM, another
-// refused where used from GM).
+// refused where used from GM); bits 10, 11 A's, B's MatmulType at an L1 position (no L1 buffer of the
+// library's for it).
 ASCENDC_GUEST_IMPORT(matmul_new) int32_t matmul_new(Dtype a, Dtype c, Dtype bias, int32_t flags, int32_t line);
 // Init with the guest's TCubeTiling (the shared header's plain struct); from REGIST_MATMUL_OBJ
 // (regist 1) on an AIV of a mixed launch it posts the INIT message to the group's AIC too.
@@ -209,7 +210,8 @@ class Matmul {
  private:
   static constexpr int32_t Flags() {
     return (detail::ConfigOf(MM_CFG).doMultiDataLoad ? 1 : 0) | static_cast<int32_t>(A_TYPE::format) << 1 |
-           static_cast<int32_t>(B_TYPE::format) << 4 | static_cast<int32_t>(C_TYPE::format) << 7;
+           static_cast<int32_t>(B_TYPE::format) << 4 | static_cast<int32_t>(C_TYPE::format) << 7 |
+           (detail::InL1(A_TYPE::pos) ? 1 << 10 : 0) | (detail::InL1(B_TYPE::pos) ? 1 << 11 : 0);
   }
   static uint32_t FnIndex(ascendc_guest::MatmulUserCopyFn fn) {
     return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(fn));

@@ -25,9 +25,9 @@ struct MatmulType {
 
 namespace detail {
 // Where the Matmul takes A or B from (its MatmulType's position): GM, or L1 (TSCM, or a queue's A1 / B1).
-constexpr bool GmOrL1(TPosition p) {
-  return p == TPosition::GM || p == TPosition::TSCM || p == TPosition::A1 || p == TPosition::B1;
-}
+// At an L1 position the kernel holds the operand in L1, and the library takes no L1 buffer for it.
+constexpr bool InL1(TPosition p) { return p == TPosition::TSCM || p == TPosition::A1 || p == TPosition::B1; }
+constexpr bool GmOrL1(TPosition p) { return p == TPosition::GM || InL1(p); }
 // The formats the simulator's Matmul reads and writes in GM: ND, and NZ (16-row fractals of C0 columns).
 constexpr bool NdOrNz(CubeFormat f) { return f == CubeFormat::ND || f == CubeFormat::NZ; }
 }  // namespace detail
